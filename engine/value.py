@@ -1,0 +1,190 @@
+"""`Value`: one number in a computation graph, and the gradient that flows back to it.
+
+Every operation does three things: compute the output, record which Values it came
+from (`_children`), and record how much the output moves when each child moves
+(`_local_grads`, the local derivatives). `backward()` then applies the chain rule:
+every child receives `local_grad * parent.grad`.
+
+Storing numbers instead of a closure per node keeps the graph free of reference
+cycles and makes the backward pass a single loop (see the "making it fast" lesson).
+"""
+
+import math
+from numbers import Real
+
+__all__ = ["Value", "zero_grad"]
+
+
+def _as_float(data, what="Value"):
+    """Return `data` as a float, or raise a TypeError that says what was wrong."""
+    if type(data) is float:
+        return data
+    if isinstance(data, Value):
+        raise TypeError(f"{what} got a Value ({data!r}); pass a plain number, e.g. its .data.")
+    if isinstance(data, Real):
+        return float(data)
+    raise TypeError(
+        f"{what} needs a real number (int or float), got {data!r} of type "
+        f"{type(data).__name__}. Convert it first, e.g. Value(float(x))."
+    )
+
+
+class Value:
+    """A scalar that remembers how it was computed, so gradients can flow back to it.
+
+    `grad` holds d(root)/d(self) after `root.backward()`. Leaf Values (those you
+    create yourself, such as weights) *accumulate* gradients across backward calls,
+    as in PyTorch: call `zero_grad` (or a module's / optimiser's `zero_grad()`)
+    before each new backward pass. Intermediate Values show the gradient of the
+    latest pass only.
+    """
+
+    __slots__ = ("data", "grad", "_children", "_local_grads", "_op", "label")
+
+    def __init__(self, data, _children=(), _local_grads=(), _op="", label=""):
+        self.data = data if type(data) is float else _as_float(data)
+        self.grad = 0.0
+        self._children = _children
+        self._local_grads = _local_grads
+        self._op = _op
+        self.label = label
+
+    def __repr__(self):
+        name = f"{self.label}: " if self.label else ""
+        return f"Value({name}data={self.data}, grad={self.grad})"
+
+    # -- primitive operations: value forward, local derivatives for backward ----------
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data + other.data, (self, other), (1.0, 1.0), "+")
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data), "*")
+
+    def __pow__(self, k):
+        if isinstance(k, Value):
+            raise TypeError(
+                "Value ** Value is not supported: the exponent would get no gradient. "
+                "Use a plain number as the exponent, or write b ** x as (x * math.log(b)).exp()."
+            )
+        k = _as_float(k, "the exponent of **")
+        x = self.data
+        if x == 0.0 and k < 0:
+            raise ZeroDivisionError(f"0.0 ** {k} is undefined: the base is zero and the power negative.")
+        if x < 0.0 and not k.is_integer():
+            raise ValueError(
+                f"{x} ** {k} is not a real number: a negative base needs a whole-number exponent."
+            )
+        return Value(x**k, (self,), (k * x ** (k - 1),), f"**{k:g}")
+
+    def exp(self):
+        try:
+            e = math.exp(self.data)
+        except OverflowError:
+            raise OverflowError(
+                f"exp({self.data}) is too large for a float (inputs above about 709.78 overflow). "
+                "Scale the input down, e.g. subtract the maximum before exp as in softmax."
+            ) from None
+        return Value(e, (self,), (e,), "exp")
+
+    def log(self):
+        x = self.data
+        if x <= 0.0:
+            raise ValueError(
+                f"log({x}) is undefined: log needs a positive input. "
+                "Clamp it first, e.g. add a small epsilon to probabilities."
+            )
+        return Value(math.log(x), (self,), (1.0 / x,), "log")
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        return Value(t, (self,), (1.0 - t * t,), "tanh")
+
+    def sigmoid(self):
+        x = self.data
+        # Two forms so that exp never overflows, whatever the sign of x.
+        if x >= 0.0:
+            s = 1.0 / (1.0 + math.exp(-x))
+        else:
+            e = math.exp(x)
+            s = e / (1.0 + e)
+        return Value(s, (self,), (s * (1.0 - s),), "sigmoid")
+
+    def relu(self):
+        x = self.data
+        # relu'(0) is taken as 0: a unit exactly at the kink passes no gradient.
+        return Value(x if x > 0.0 else 0.0, (self,), (1.0 if x > 0.0 else 0.0,), "relu")
+
+    # -- backward pass -------------------------------------------------------------------
+
+    def topological_order(self):
+        """Every Value this one depends on, each after all of its children, self last.
+
+        Iterative depth-first search: no recursion, so a graph of any depth works.
+        """
+        order = []
+        seen = set()
+        stack = [(self, False)]
+        while stack:
+            node, children_done = stack.pop()
+            if children_done:
+                order.append(node)
+            elif node not in seen:
+                seen.add(node)
+                stack.append((node, True))
+                for child in node._children:
+                    if child not in seen:
+                        stack.append((child, False))
+        return order
+
+    def backward(self):
+        """Fill `.grad` of every Value this one depends on with d(self)/d(that Value).
+
+        Leaves accumulate (`+=`) across calls; zero them between training steps.
+        """
+        order = self.topological_order()
+        for node in order:
+            if node._children:
+                node.grad = 0.0  # intermediate results hold this pass's gradient only
+        self.grad += 1.0
+        for node in reversed(order):
+            g = node.grad
+            for child, local_grad in zip(node._children, node._local_grads):
+                child.grad += local_grad * g
+
+    # -- operations built from the primitives above --------------------------------------
+
+    def __neg__(self):
+        return self * -1.0
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __truediv__(self, other):
+        return self * other**-1.0
+
+    def __radd__(self, other):
+        return self + other
+
+    def __rmul__(self, other):
+        return self * other
+
+    def __rsub__(self, other):
+        return other + (-self)
+
+    def __rtruediv__(self, other):
+        return other * self**-1.0
+
+    def __rpow__(self, base):
+        raise TypeError(
+            f"{base!r} ** Value is not supported: the exponent would get no gradient. "
+            f"Write it as (x * math.log({base!r})).exp() instead."
+        )
+
+
+def zero_grad(values):
+    """Set `.grad` of every Value in `values` back to 0 before a new backward pass."""
+    for v in values:
+        v.grad = 0.0
