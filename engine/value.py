@@ -122,21 +122,24 @@ class Value:
     def topological_order(self):
         """Every Value this one depends on, each after all of its children, self last.
 
-        Iterative depth-first search: no recursion, so a graph of any depth works.
+        An iterative depth-first search, so a graph of any depth works (no recursion
+        limit). A node is placed once all its children are placed: `None` on the stack
+        marks the moment the children of the innermost `waiting` node are done.
         """
-        order = []
-        seen = set()
-        stack = [(self, False)]
+        order, seen = [], set()
+        waiting = []
+        stack = [self]
         while stack:
-            node, children_done = stack.pop()
-            if children_done:
-                order.append(node)
+            node = stack.pop()
+            if node is None:
+                order.append(waiting.pop())
             elif node not in seen:
                 seen.add(node)
-                stack.append((node, True))
+                waiting.append(node)
+                stack.append(None)
                 for child in node._children:
                     if child not in seen:
-                        stack.append((child, False))
+                        stack.append(child)
         return order
 
     def backward(self):
@@ -150,9 +153,11 @@ class Value:
                 node.grad = 0.0  # intermediate results hold this pass's gradient only
         self.grad += 1.0
         for node in reversed(order):
-            g = node.grad
-            for child, local_grad in zip(node._children, node._local_grads):
-                child.grad += local_grad * g
+            children = node._children
+            if children:  # leaves have nothing to pass on
+                g = node.grad
+                for child, local_grad in zip(children, node._local_grads):
+                    child.grad += local_grad * g
 
     # -- operations built from the primitives above --------------------------------------
 

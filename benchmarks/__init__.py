@@ -1,0 +1,1 @@
+"""Benchmarks of the course: `nox -s bench` (or `python -m benchmarks [NAME ...]`)."""

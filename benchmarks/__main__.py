@@ -1,0 +1,36 @@
+"""Run the course's benchmarks and print their reports: `python -m benchmarks [NAME ...]`."""
+
+import argparse
+import importlib
+import json
+import sys
+
+# name -> module in this package with a `run() -> dict`
+SUITES = {
+    "engine": "engine_mlp",
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help=f"which benchmarks to run (default: all of {', '.join(SUITES)})")
+    parser.add_argument("--json", metavar="OUT", help="also write every report to this JSON file")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.names if name not in SUITES]
+    if unknown:
+        parser.error(f"no benchmark named {', '.join(unknown)}; choose from {', '.join(SUITES)}")
+    reports = {}
+    for name in args.names or SUITES:
+        print(f"== {name} ==")
+        module = importlib.import_module(f"{__package__}.{SUITES[name]}")
+        reports[name] = module.run()
+        print()
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(reports, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
