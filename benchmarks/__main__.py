@@ -13,8 +13,12 @@ SUITES = {
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
-    parser.add_argument("names", nargs="*", metavar="NAME",
-                        help=f"which benchmarks to run (default: all of {', '.join(SUITES)})")
+    parser.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help=f"which benchmarks to run (default: all of {', '.join(SUITES)})",
+    )
     parser.add_argument("--json", metavar="OUT", help="also write every report to this JSON file")
     args = parser.parse_args(argv)
     unknown = [name for name in args.names if name not in SUITES]

@@ -79,7 +79,9 @@ def run(rounds=7):
     report["speedup_total"] = report["textbook"]["total_ms"] / report["engine"]["total_ms"]
     report["speedup_backward"] = report["textbook"]["backward_ms"] / report["engine"]["backward_ms"]
     print(f"MLP graph 32-64-64-64 (tanh), {nodes:,} nodes, median of {rounds} alternating runs")
-    print(f"{'':10} {'forward':>10} {'backward':>10} {'free':>8} {'total':>10} {'backward nodes/s':>18}")
+    print(
+        f"{'':10} {'forward':>10} {'backward':>10} {'free':>8} {'total':>10} {'backward nodes/s':>18}"
+    )
     for name in ("engine", "textbook"):
         r = report[name]
         print(

@@ -61,7 +61,9 @@ class GradCheck:
         for i, (x, a, n, e) in enumerate(
             zip(self.inputs, self.analytic, self.numeric, self.errors())
         ):
-            flag = "" if abs(a - n) <= self.atol + self.rtol * max(abs(a), abs(n)) else "  <-- differs"
+            flag = (
+                "" if abs(a - n) <= self.atol + self.rtol * max(abs(a), abs(n)) else "  <-- differs"
+            )
             rows.append(f"{i:>6} {x:>12.6g} {a:>14.8g} {n:>14.8g} {e:>11.2e}{flag}")
         rows.append("gradients agree" if self.ok else "gradients DIFFER")
         return "\n".join(rows)

@@ -72,7 +72,9 @@ class Value:
         k = _as_float(k, "the exponent of **")
         x = self.data
         if x == 0.0 and k < 0:
-            raise ZeroDivisionError(f"0.0 ** {k} is undefined: the base is zero and the power negative.")
+            raise ZeroDivisionError(
+                f"0.0 ** {k} is undefined: the base is zero and the power negative."
+            )
         if x < 0.0 and not k.is_integer():
             raise ValueError(
                 f"{x} ** {k} is not a real number: a negative base needs a whole-number exponent."

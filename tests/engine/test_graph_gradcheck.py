@@ -22,8 +22,11 @@ def test_trace_of_a_plus_b_times_c():
     position = {n["id"]: i for i, n in enumerate(nodes)}
     for e in g["edges"]:
         assert position[e["source"]] < position[e["target"]]
-    into_root = {nodes[e["source"]]["op"] or nodes[e["source"]]["label"]: e["local_grad"]
-                 for e in g["edges"] if e["target"] == g["root"]}
+    into_root = {
+        nodes[e["source"]]["op"] or nodes[e["source"]]["label"]: e["local_grad"]
+        for e in g["edges"]
+        if e["target"] == g["root"]
+    }
     assert into_root == {"+": 10.0, "c": -1.0}  # d(s*c)/ds = c, d(s*c)/dc = s
 
 

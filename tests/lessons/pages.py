@@ -17,7 +17,10 @@ LESSONS = ROOT / "docs" / "lessons"
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 # A fence may sit indented inside an admonition or a content tab; the closing fence
 # has the same indentation as the opening one.
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<name>pyodide|exercise)\b[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.S | re.M)
+_FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)```(?P<name>pyodide|exercise)\b[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+    re.S | re.M,
+)
 
 
 @dataclass

@@ -33,4 +33,6 @@ def test_exercise_blocks_name_real_files(path):
         name = block["file"]
         assert (ROOT / "exercises" / name).is_file(), f"{path.name}: exercises/{name} is missing"
         assert (ROOT / "solutions" / name).is_file(), f"{path.name}: solutions/{name} is missing"
-        assert name == f"{path.stem}.py", f"{path.name}: its exercise must be {path.stem}.py (one name per day)"
+        assert name == f"{path.stem}.py", (
+            f"{path.name}: its exercise must be {path.stem}.py (one name per day)"
+        )
