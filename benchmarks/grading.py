@@ -1,0 +1,78 @@
+"""The grader's numbers: grading all of solutions/, and what the sandbox costs per case.
+
+from benchmarks.grading import run; run()   # prints a short report, returns the numbers
+"""
+
+import importlib.util
+import random
+import statistics
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BUDGET_SECONDS = 20.0  # the issue's bound for grading every solution
+
+
+def _in_process_seconds(check, exercise, case, repeats):
+    """Median time to run one case in process (no sandbox), to subtract from the sandbox's."""
+    from grader.checks._kit import execute
+
+    spec = importlib.util.spec_from_file_location(exercise[:-3], ROOT / "solutions" / exercise)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        execute(check, module, case, exercise)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def run(repeats=15):
+    from grader.checks import check_module
+    from grader.grade import grade
+    from grader.sandbox import detect
+    from grader.submission import load
+
+    sandbox = detect()
+    files = load(ROOT / "solutions")
+    start = time.perf_counter()
+    results = grade(files, sandbox, seed=random.randrange(2**32))
+    total = time.perf_counter() - start
+    cases = len(results["tests"])
+    passed = sum(t["passed"] for t in results["tests"])
+
+    exercise = "day05_add_mul.py"
+    check = check_module(exercise)
+    case = check.public_cases()[0]
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE)
+        times.append(time.perf_counter() - t0)
+    per_case = statistics.median(times)
+    overhead = per_case - _in_process_seconds(check, exercise, case, repeats)
+
+    numbers = {
+        "grading_solutions_seconds": round(total, 3),
+        "grading_cases": cases,
+        "grading_cases_passed": passed,
+        "grading_budget_seconds": BUDGET_SECONDS,
+        "sandbox_case_seconds_median": round(per_case, 4),
+        "sandbox_overhead_seconds_per_case": round(overhead, 4),
+        "isolation": sandbox.description,
+    }
+    print("Grader")
+    print(
+        f"  grading all of solutions/: {total:.2f} s for {cases} cases ({passed} passed), "
+        f"budget {BUDGET_SECONDS:g} s [{'ok' if total <= BUDGET_SECONDS else 'OVER'}]"
+    )
+    print(
+        f"  one case in the sandbox ({sandbox.description}): {per_case * 1000:.1f} ms median, "
+        f"of which {overhead * 1000:.1f} ms is the sandbox and a fresh interpreter"
+    )
+    return numbers
+
+
+if __name__ == "__main__":
+    run()

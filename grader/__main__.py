@@ -1,0 +1,132 @@
+"""python -m grader: grade a submission (or a folder of them) in a sandbox.
+
+    python -m grader [SUBMISSION] [--exercise ID ...] [--json OUT]
+    python -m grader --batch SUBMISSIONS --csv gradebook.csv
+
+SUBMISSION is a folder laid out like exercises/ (the default: your own exercises/) or a
+zip of one. Exit status: 0 whenever grading finished, whatever the score (a refused
+submission scores 0); 2 for a usage error; 1 if the grader itself failed.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import report
+from .checks import EXERCISES
+from .grade import grade
+from .sandbox import SandboxError, detect
+from .submission import Rejected, load
+
+DEFAULT = Path(__file__).resolve().parent.parent / "exercises"
+
+
+def _exercise_id(text):
+    name = text if text.endswith(".py") else f"{text}.py"
+    name = Path(name).name
+    if name not in EXERCISES:
+        raise argparse.ArgumentTypeError(
+            f"no exercise {text!r}; the exercises are: {', '.join(EXERCISES)}"
+        )
+    return name
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="python -m grader", description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "submission",
+        nargs="?",
+        default=str(DEFAULT),
+        help="a folder laid out like exercises/, or a zip of one (default: exercises/)",
+    )
+    p.add_argument(
+        "--exercise",
+        action="append",
+        type=_exercise_id,
+        metavar="ID",
+        help="grade only this exercise, e.g. day05_add_mul.py (repeatable)",
+    )
+    p.add_argument("--json", metavar="OUT", help="write Gradescope-compatible results here")
+    p.add_argument(
+        "--batch", metavar="FOLDER", help="grade every subfolder or zip of FOLDER (one per learner)"
+    )
+    p.add_argument("--csv", metavar="OUT", help="with --batch: write the gradebook here")
+    p.add_argument(
+        "--isolation",
+        choices=["auto", "bwrap", "uid", "process"],
+        default=None,
+        help="force an isolation level (default: the strongest that works)",
+    )
+    p.add_argument(
+        "--seed", type=int, help="draw the hidden cases from this seed (to reproduce a run)"
+    )
+    p.add_argument("--quiet", action="store_true", help="print only the score line")
+    return p
+
+
+def write_json(path, data):
+    """Write atomically, so a reader never sees half a results file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".results-")
+    with os.fdopen(fd, "w") as handle:
+        json.dump(data, handle, indent=2)
+        handle.write("\n")
+    os.replace(tmp, path)
+
+
+def grade_one(path, sandbox, exercises, seed):
+    """(gradescope dict, text report, results or None) for one submission."""
+    label = str(path)
+    try:
+        files = load(path)
+    except Rejected as exc:
+        return (
+            report.gradescope_rejected(str(exc), exercises, sandbox.description),
+            report.rejected_text(str(exc), label),
+            None,
+        )
+    results = grade(files, sandbox, exercises, seed)
+    return report.gradescope(results), report.text(results, label), results
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    exercises = args.exercise or list(EXERCISES)
+    if args.csv and not args.batch:
+        parser().error("--csv goes with --batch FOLDER")
+    source = Path(args.batch or args.submission)
+    if not source.exists():
+        parser().error(f"{source} does not exist: give a folder laid out like exercises/ or a zip")
+    if args.batch and not source.is_dir():
+        parser().error(
+            f"--batch needs a folder with one subfolder or zip per learner; {source} is not a folder"
+        )
+    try:
+        sandbox = detect(args.isolation)
+    except SandboxError as exc:
+        print(f"grader: {exc}", file=sys.stderr)
+        return 1
+    if args.batch:
+        from .batch import grade_folder
+
+        return grade_folder(source, sandbox, exercises, args.csv, args.seed, quiet=args.quiet)
+    gradescope, text, _ = grade_one(source, sandbox, exercises, args.seed)
+    if args.json:
+        write_json(args.json, gradescope)
+    if args.quiet:
+        print(f"Score: {gradescope['score']}/{gradescope['max_score']}")
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except SandboxError as exc:
+        print(f"grader: the sandbox failed: {exc}", file=sys.stderr)
+        sys.exit(1)

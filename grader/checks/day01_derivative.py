@@ -1,0 +1,166 @@
+"""Checks of exercises/day01_derivative.py: forward, central and partial differences.
+
+Expected values are closed forms. For a cubic p(x) = k3 x^3 + k2 x^2 + k1 x + k0 the
+estimates are exact polynomials in h: the central difference is p'(x) + k3 h^2 and the
+forward difference p'(x) + (3 k3 x + k2) h + k3 h^2, so a learner's estimate can be
+judged to rounding, and a forward difference handed in as a central one is caught.
+"""
+
+import math
+
+from ._kit import CLOSED, EXACT, NUMERIC, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day01_derivative.py"
+TITLE = "Day 1: the derivative, measured by nudging"
+LESSON = "docs/lessons/day01_derivative.md"
+NEEDS_ENGINE = False
+
+LESSON_CUBIC = [0.0, 3.0, -4.0, 5.0]  # [k3, k2, k1, k0]: the lesson's 3x^2 - 4x + 5
+
+
+def _p(k, x):
+    return ((k[0] * x + k[1]) * x + k[2]) * x + k[3]
+
+
+def _dp(k, x):
+    return (3 * k[0] * x + 2 * k[1]) * x + k[2]
+
+
+def _central(k, x, h):
+    return _dp(k, x) + k[0] * h * h
+
+
+def _forward(k, x, h):
+    return _dp(k, x) + (3 * k[0] * x + k[1]) * h + k[0] * h * h
+
+
+def public_cases():
+    return [
+        case(
+            "forward",
+            "forward difference of 3x^2 - 4x + 5 at 3, h = 0.001",
+            k=LESSON_CUBIC,
+            x=3.0,
+            h=0.001,
+        ),
+        case(
+            "central",
+            "central difference of 3x^2 - 4x + 5 at 3, h = 0.001",
+            k=LESSON_CUBIC,
+            x=3.0,
+            h=0.001,
+        ),
+        case(
+            "central",
+            "central difference of a cubic: error k3 * h^2",
+            k=[2.0, -1.0, 0.5, 3.0],
+            x=1.5,
+            h=0.01,
+        ),
+        case("exp", "central difference of exp at 1, h = 0.001", x=1.0, h=0.001),
+        case("default_h", "central difference of sin at 0.5 with the default h", x=0.5),
+        case("partial", "partial derivatives of a*b + c at (2, -3, 10)", point=[2.0, -3.0, 10.0]),
+        case(
+            "keeps_inputs",
+            "partial_derivative leaves the inputs list unchanged",
+            point=[2.0, -3.0, 10.0],
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def num(lo=-3.0, hi=3.0):
+        return round(rng.uniform(lo, hi), 3)
+
+    k = [num() or 1.0, num(), num(), num()]
+    x, h = num(), rng.choice([0.01, 0.005, 0.002])
+    return [
+        case("forward", "forward difference of a random cubic", public=False, k=k, x=x, h=h),
+        case("central", "central difference of a random cubic", public=False, k=k, x=x, h=h),
+        case(
+            "partial",
+            "partial derivatives of a*b + c at a random point",
+            public=False,
+            point=[num(), num(), num()],
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    kind, inputs = case["kind"], case["inputs"]
+    if kind in ("forward", "central"):
+        k = inputs["k"]
+        fn = module.forward_difference if kind == "forward" else module.central_difference
+        return {"slope": fn(lambda t: _p(k, t), inputs["x"], inputs["h"])}
+    if kind == "exp":
+        return {"slope": module.central_difference(math.exp, inputs["x"], inputs["h"])}
+    if kind == "default_h":
+        return {"slope": module.central_difference(math.sin, inputs["x"])}
+    point = list(inputs["point"])
+    given = list(point)
+    values = {}
+    for i, name in enumerate("abc"):
+        values[f"d/d{name}"] = module.partial_derivative(lambda a, b, c: a * b + c, given, i)
+    values["inputs unchanged"] = 1.0 if given == point else 0.0
+    return values
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    kind, inputs = case["kind"], case["inputs"]
+    if kind in ("forward", "central"):
+        k, x, h = inputs["k"], inputs["x"], inputs["h"]
+        setup = f"f(x) = {k[0]}x^3 + {k[1]}x^2 + {k[2]}x + {k[3]}, x = {x}, h = {h}"
+        fwd, ctr = _forward(k, x, h), _central(k, x, h)
+        if kind == "forward":
+            bugs = [
+                (ctr, "that is the central difference; the forward one uses f(x + h) and f(x)"),
+                (fwd / 2, "divide by h, the distance between x and x + h"),
+            ]
+            want = Want("slope", fwd, CLOSED, setup, bugs)
+        else:
+            bugs = [
+                (2 * ctr, "divide by 2 * h: the two points x - h and x + h are 2h apart"),
+                (
+                    fwd,
+                    "that is the forward difference; the central one compares f(x + h) with f(x - h)",
+                ),
+            ]
+            want = Want("slope", ctr, CLOSED, setup, bugs)
+        return judge_wants([want], values)
+    if kind == "exp":
+        h = inputs["h"]
+        expected = math.e * math.sinh(h) / h  # (e^(1+h) - e^(1-h)) / 2h, exactly
+        bugs = [(2 * expected, "divide by 2 * h, not h")]
+        return judge_wants(
+            [Want("slope", expected, CLOSED, f"f = exp, x = 1, h = {h}", bugs)], values
+        )
+    if kind == "default_h":
+        setup = "f = sin, x = 0.5, no h given (the default is 1e-5)"
+        return judge_wants([Want("slope", math.cos(inputs["x"]), NUMERIC, setup)], values)
+    a, b, c = inputs["point"]
+    setup = f"f(a, b, c) = a*b + c at a = {a}, b = {b}, c = {c}"
+    all_dials = "it looks as if every input was nudged at once: change only inputs[i]"
+    total = a + b + 1.0
+    wants = [
+        Want("d/da", b, NUMERIC, setup, [(total, all_dials)]),
+        Want("d/db", a, NUMERIC, setup, [(total, all_dials)]),
+        Want("d/dc", 1.0, NUMERIC, setup, [(total, all_dials)]),
+    ]
+    if kind == "keeps_inputs":
+        wants = [
+            Want(
+                "inputs unchanged",
+                1.0,
+                EXACT,
+                setup,
+                [(0.0, "partial_derivative changed the list it was given: nudge copies of it")],
+            )
+        ]
+    return judge_wants(wants, values)

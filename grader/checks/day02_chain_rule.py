@@ -1,0 +1,161 @@
+"""Checks of exercises/day02_chain_rule.py: derivatives of a chain, forwards and backwards.
+
+A chain is described by names of links (square, affine, tanh, exp, sin, cube); the
+child builds (f, df) pairs from them. The judge differentiates the composition in
+closed form: each local derivative at its own input, multiplied along the chain.
+"""
+
+import math
+
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day02_chain_rule.py"
+TITLE = "Day 2: the chain rule as gear ratios"
+LESSON = "docs/lessons/day02_chain_rule.md"
+NEEDS_ENGINE = False
+
+
+def _link(spec):
+    """(f, df) of one link: ["square"], ["affine", m, c], ["tanh"], ["exp"], ["sin"], ["cube"]."""
+    name = spec[0]
+    if name == "square":
+        return (lambda v: v * v), (lambda v: 2.0 * v)
+    if name == "cube":
+        return (lambda v: v * v * v), (lambda v: 3.0 * v * v)
+    if name == "affine":
+        m, c = spec[1], spec[2]
+        return (lambda v: m * v + c), (lambda v: m)
+    if name == "tanh":
+        return math.tanh, (lambda v: 1.0 - math.tanh(v) ** 2)
+    if name == "exp":
+        return math.exp, math.exp
+    if name == "sin":
+        return math.sin, math.cos
+    raise ValueError(f"unknown link {name!r}")
+
+
+LESSON_GEARS = [["square"], ["affine", 3.0, 1.0], ["affine", -2.0, 0.0]]
+
+
+def public_cases():
+    return [
+        case("forward", "the lesson's gears x^2, 3y + 1, -2z at x = 2", links=LESSON_GEARS, x=2.0),
+        case(
+            "forward",
+            "a chain where each ratio depends on where you are",
+            links=[["sin"], ["square"], ["exp"]],
+            x=0.7,
+        ),
+        case("forward", "a chain of one link", links=[["tanh"]], x=0.5),
+        case("backward", "sensitivities of the lesson's gears at x = 2", links=LESSON_GEARS, x=2.0),
+        case(
+            "backward",
+            "sensitivities of tanh, cube, affine at x = -0.4",
+            links=[["tanh"], ["cube"], ["affine", 0.5, 2.0]],
+            x=-0.4,
+        ),
+        case("backward", "an empty chain: the output is x itself", links=[], x=1.5),
+    ]
+
+
+def hidden_cases(rng):
+    def chain():
+        names = ["square", "tanh", "sin", "cube", "affine"]
+        links = []
+        for _ in range(rng.randint(3, 6)):
+            n = rng.choice(names)
+            links.append(
+                ["affine", round(rng.uniform(-2, 2), 3) or 1.0, round(rng.uniform(-1, 1), 3)]
+                if n == "affine"
+                else [n]
+            )
+        return links
+
+    x = round(rng.uniform(-1.0, 1.0), 3)
+    return [
+        case("forward", "a random chain, forwards", public=False, links=chain(), x=x),
+        case("backward", "a random chain, backwards", public=False, links=chain(), x=x),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    links = [_link(s) for s in case["inputs"]["links"]]
+    x = case["inputs"]["x"]
+    if case["kind"] == "forward":
+        value, slope = module.chain_derivative(links, x)
+        return {"output": value, "derivative": slope}
+    result = list(module.sensitivities(links, x))
+    values = {"length": float(len(result))}
+    for k, s in enumerate(result):
+        values[f"sensitivity[{k}]"] = s
+    return values
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def _analyse(specs, x):
+    """Values x_0..x_n and local ratios r_1..r_n, each ratio at its own input."""
+    values, ratios = [x], []
+    for spec in specs:
+        f, df = _link(spec)
+        ratios.append(df(values[-1]))
+        values.append(f(values[-1]))
+    return values, ratios
+
+
+def _describe(specs, x):
+    parts = [s[0] if s[0] != "affine" else f"{s[1]}*v + {s[2]}" for s in specs]
+    return f"links {' -> '.join(parts) or '(none)'}, x = {x}"
+
+
+def judge(case, values):
+    specs, x = case["inputs"]["links"], case["inputs"]["x"]
+    vals, ratios = _analyse(specs, x)
+    setup = _describe(specs, x)
+    if case["kind"] == "forward":
+        product = math.prod(ratios)
+        # A likely bug: each ratio evaluated at the link's output instead of its input.
+        at_output = math.prod(_link(s)[1](vals[k + 1]) for k, s in enumerate(specs))
+        bugs = [
+            (sum(ratios), "the ratios along a chain multiply; you seem to add them"),
+            (
+                at_output,
+                "evaluate each df at the value going INTO its link, before you update the value",
+            ),
+        ]
+        if abs(at_output - product) < 1e-12 * max(1.0, abs(product)):
+            bugs = bugs[:1]
+        return judge_wants(
+            [
+                Want("output", vals[-1], CLOSED, setup),
+                Want("derivative", product, CLOSED, setup, bugs),
+            ],
+            values,
+        )
+    n = len(specs)
+    expected = [1.0] * (n + 1)
+    for k in reversed(range(n)):
+        expected[k] = expected[k + 1] * ratios[k]
+    wants = [
+        Want(
+            "length",
+            float(n + 1),
+            CLOSED,
+            setup,
+            [
+                (
+                    float(n),
+                    "include the output itself: its sensitivity to itself is 1.0, last in the list",
+                )
+            ],
+        )
+    ]
+    wants += [Want(f"sensitivity[{k}]", e, CLOSED, setup) for k, e in enumerate(expected)]
+    return judge_wants(
+        wants, values, "The list runs from the input (first) to the output (last, 1.0)."
+    )

@@ -1,0 +1,158 @@
+"""Checks of exercises/day06_backward.py: `topological_order()` and `backward()`.
+
+The order is checked by its properties (every node once, each after its children, the
+output last), never against one particular order; backward() by exact gradients of a
+product, reuse, a diamond, a deep chain and fresh random graphs.
+"""
+
+from ._kit import Want, ancestors, build, case, judge_program, run_program
+from ._kit import judge as judge_wants
+
+EXERCISE = "day06_backward.py"
+TITLE = "Day 6: topological order and backward()"
+LESSON = "docs/lessons/day06_backward.md"
+NEEDS_ENGINE = False
+
+MODES = [("backward", "no_seed"), ("backward", "forward_order")]
+
+
+def _diamond():
+    return {
+        "leaves": [["a", 0.5], ["c", 1.5]],
+        "ops": [["*", 0, 0], ["+", 2, 0], ["*", 3, 1], ["tanh", 3], ["+", 4, 5]],
+    }
+
+
+def _chain(n):
+    ops = []
+    for i in range(n):
+        ops += [["*c", 2 * i, 0.9], ["+c", 2 * i + 1, 0.1]]
+    return {"leaves": [["x", 0.3]], "ops": ops}
+
+
+def public_cases():
+    return [
+        case("order", "the order of a chain: each node after its children", program=_chain(3)),
+        case("order", "the order of a diamond lists every node once", program=_diamond()),
+        case(
+            "program",
+            "backward() of a * b: out.grad is 1, a.grad is b",
+            program={"leaves": [["a", 2.0], ["b", -3.0]], "ops": [["*", 0, 1]]},
+        ),
+        case(
+            "program",
+            "a * b + a: a Value used on two paths",
+            program={"leaves": [["a", 2.0], ["b", -3.0]], "ops": [["*", 0, 1], ["+", 2, 0]]},
+        ),
+        case("program", "a diamond with tanh: every _backward runs once", program=_diamond()),
+        case("program", "a deep chain of 400 operations", program=_chain(200)),
+    ]
+
+
+def hidden_cases(rng):
+    def graph(n_ops):
+        leaves = [[n, round(rng.uniform(-2.0, 2.0), 3) or 0.5] for n in "abc"]
+        ops = []
+        for k in range(n_ops):
+            size = len(leaves) + k
+            kind = rng.choice(["+", "*", "tanh"])
+            i = rng.randrange(max(0, size - 4), size)  # mostly recent nodes: deeper graphs
+            ops.append([kind, i] if kind == "tanh" else [kind, i, rng.randrange(size)])
+        return {"leaves": leaves, "ops": ops}
+
+    return [
+        case("order", "the order of a random graph", public=False, program=graph(10)),
+        case(
+            "program",
+            "backward() of a random graph of +, * and tanh",
+            public=False,
+            program=graph(12),
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    if case["kind"] == "program":
+        return run_program(module, case)
+    program = case["inputs"]["program"]
+    nodes = build(module.Value, program)
+    needed = [nodes[i] for i in sorted(ancestors(program))]
+    order = list(nodes[-1].topological_order())
+    position = {}
+    for k, v in enumerate(order):
+        position.setdefault(id(v), k)
+    # Children of each node are read from the graph the checks built, not from the order.
+    late = 0
+    for v in nodes:
+        for child in getattr(v, "_prev", ()):
+            if (
+                id(child) in position
+                and id(v) in position
+                and position[id(child)] > position[id(v)]
+            ):
+                late += 1
+    return {
+        "length": len(order),
+        "distinct": len(position),
+        "missing": sum(1 for v in needed if id(v) not in position),
+        "children after their parent": late,
+        "output is last": 1.0 if order and order[-1] is nodes[-1] else 0.0,
+    }
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    if case["kind"] == "program":
+        return judge_program(case, values, MODES)
+    program = case["inputs"]["program"]
+    needed = ancestors(program)
+    n_leaves = len(program["leaves"])
+    n = len(needed)
+    # each constant operand (x * 0.9) is a Value of its own in the graph
+    n += sum(1 for i in needed if i >= n_leaves and program["ops"][i - n_leaves][0] in ("+c", "*c"))
+    setup = f"a graph of {n} Values"
+    wants = [
+        Want(
+            "missing",
+            0.0,
+            setup=setup,
+            bugs=[(float(n - 1), "only the output is in the list: visit the children too")],
+            label="the number of nodes missing from the order",
+        ),
+        Want(
+            "distinct",
+            float(n),
+            setup=setup,
+            label="the number of different nodes in the order",
+        ),
+        Want(
+            "length",
+            float(n),
+            setup=setup,
+            label="the length of the order",
+        ),
+        Want(
+            "children after their parent",
+            0.0,
+            setup=setup,
+            label="the number of nodes listed before one of their children",
+        ),
+        Want(
+            "output is last",
+            1.0,
+            setup=setup,
+            bugs=[(0.0, "the output itself must come last: append a node after its children")],
+            label="1 if the output is last in the order, else 0,",
+        ),
+    ]
+    passed, message = judge_wants(wants, values)
+    if not passed and message.startswith("the length"):
+        message += " A node reached twice must be listed once: remember the nodes you visited."
+    if not passed and message.startswith("the number of nodes listed before"):
+        message += " Append a node only after all of its children are appended."
+    return passed, message

@@ -1,0 +1,143 @@
+"""Checks of exercises/day07_accumulation.py: sums over roads, the multi-branch challenge,
+and zeroing gradients between backward passes.
+
+Expected values: the sum of products computed here for gradient_by_roads; the closed
+forms dL/da = (a + b) b + (a b + c), dL/db = (a + b) a + (a b + c), dL/dc = a + b for
+the challenge; for zero_grad, the gradients of d = a*b + a, which are (b + 1, a).
+"""
+
+import math
+
+from ._kit import CLOSED, EXACT, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day07_accumulation.py"
+TITLE = "Day 7: the accumulation trap"
+LESSON = "docs/lessons/day07_accumulation.md"
+NEEDS_ENGINE = True
+
+
+def public_cases():
+    return [
+        case(
+            "roads", "d = a*b + a at a = 2, b = 3: roads [1] and [3, 1]", roads=[[1.0], [3.0, 1.0]]
+        ),
+        case("roads", "L = a + a: two roads of ratio 1", roads=[[1.0], [1.0]]),
+        case("roads", "one road of three ratios", roads=[[2.0, -0.5, 3.0]]),
+        case("roads", "no road at all: the output does not depend on the input", roads=[]),
+        case("challenge", "L = (a*b + c)*(a + b) at a = 2, b = -3, c = 10", a=2.0, b=-3.0, c=10.0),
+        case("challenge", "the challenge at a = 1, b = 1, c = 0", a=1.0, b=1.0, c=0.0),
+        case(
+            "zero",
+            "zero_grad between passes: d = a*b + a, backward twice, zero, once more",
+            a=2.0,
+            b=3.0,
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def num():
+        return round(rng.uniform(-3, 3), 3) or 1.0
+
+    roads = [[num() for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(2, 4))]
+    return [
+        case("roads", "random roads", public=False, roads=roads),
+        case(
+            "challenge", "the challenge at a random point", public=False, a=num(), b=num(), c=num()
+        ),
+        case("zero", "zero_grad at a random point", public=False, a=num(), b=num()),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    inp = case["inputs"]
+    if case["kind"] == "roads":
+        return {"gradient": module.gradient_by_roads([list(r) for r in inp["roads"]])}
+    if case["kind"] == "challenge":
+        da, db, dc = module.challenge_gradients(inp["a"], inp["b"], inp["c"])
+        return {"dL/da": da, "dL/db": db, "dL/dc": dc}
+    from engine import Value
+
+    a, b = Value(inp["a"]), Value(inp["b"])
+    d = a * b + a
+    d.backward()
+    d.backward()
+    module.zero_grad([a, b])
+    after_zero = a.grad + 0.0, b.grad + 0.0
+    d.backward()
+    return {
+        "a.grad after zero_grad": after_zero[0],
+        "b.grad after zero_grad": after_zero[1],
+        "a.grad after one more backward": a.grad,
+        "b.grad after one more backward": b.grad,
+    }
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    inp, kind = case["inputs"], case["kind"]
+    if kind == "roads":
+        roads = inp["roads"]
+        expected = sum(math.prod(r) for r in roads)
+        bugs = [
+            (
+                math.prod(x for r in roads for x in r),
+                "roads add up: multiply along a road, then add the roads",
+            ),
+            (
+                sum(x for r in roads for x in r),
+                "along one road the ratios multiply, they do not add",
+            ),
+        ]
+        bugs = [bug for bug in bugs if abs(bug[0] - expected) > 1e-9 * max(1.0, abs(expected))]
+        return judge_wants([Want("gradient", expected, CLOSED, f"roads = {roads}", bugs)], values)
+    if kind == "challenge":
+        a, b, c = inp["a"], inp["b"], inp["c"]
+        u, s = a * b + c, a + b
+        setup = f"a = {a}, b = {b}, c = {c}: u = a*b + c = {u:g}, s = a + b = {s:g}"
+        wants = [
+            Want(
+                "dL/da",
+                s * b + u,
+                CLOSED,
+                setup,
+                [
+                    (s * b, "a also reaches L through s = a + b: add u * 1"),
+                    (u, "a also reaches L through u = a*b + c: add s * b"),
+                ],
+            ),
+            Want(
+                "dL/db",
+                s * a + u,
+                CLOSED,
+                setup,
+                [
+                    (s * a, "b also reaches L through s = a + b: add u * 1"),
+                    (u, "b also reaches L through u = a*b + c: add s * a"),
+                ],
+            ),
+            Want(
+                "dL/dc", s, CLOSED, setup, [(u, "c reaches L only through u, with ratio dL/du = s")]
+            ),
+        ]
+        for want in wants:
+            want.bugs = [bug for bug in want.bugs if abs(bug[0] - want.value) > 1e-9]
+        return judge_wants(wants, values)
+    a, b = inp["a"], inp["b"]
+    setup = f"a = {a}, b = {b}, d = a*b + a"
+    not_zeroed = "zero_grad must set .grad of every Value in the list to 0.0"
+    return judge_wants(
+        [
+            Want("a.grad after zero_grad", 0.0, EXACT, setup, [(2 * (b + 1), not_zeroed)]),
+            Want("b.grad after zero_grad", 0.0, EXACT, setup, [(2 * a, not_zeroed)]),
+            Want("a.grad after one more backward", b + 1.0, CLOSED, setup),
+            Want("b.grad after one more backward", a, CLOSED, setup),
+        ],
+        values,
+    )

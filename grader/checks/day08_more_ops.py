@@ -1,0 +1,218 @@
+"""Checks of exercises/day08_more_ops.py: pow, exp, tanh, relu; neg, sub and div.
+
+Each new `_backward` is checked on its own against a central difference of the math
+function (relu at exactly 0 against the lesson's convention relu'(0) = 0), with an
+upstream gradient other than 1 and a .grad that is already there. neg, sub and div are
+checked through backward() and for being built from the primitives.
+"""
+
+import math
+
+from ._kit import CLOSED, NUMERIC, Want, case, central_difference, judge_program, run_program
+from ._kit import judge as judge_wants
+
+EXERCISE = "day08_more_ops.py"
+TITLE = "Day 8: pow, exp, tanh, relu; neg, sub and div"
+LESSON = "docs/lessons/day08_more_ops.md"
+NEEDS_ENGINE = False
+
+MODES = [
+    (op, m) for op in ("pow", "exp", "tanh", "relu") for m in ("assign", "no_upstream", "flip")
+]
+
+# The math each operation computes, for central differences on the trusted side.
+FUNCTIONS = {
+    "pow": lambda x, k: x**k,
+    "exp": lambda x, k: math.exp(x),
+    "tanh": lambda x, k: math.tanh(x),
+    "relu": lambda x, k: max(x, 0.0),
+}
+
+
+def _op(op, x, g, x0=0.0, k=None):
+    return {"op": op, "x": x, "g": g, "x0": x0, "k": k}
+
+
+def public_cases():
+    return [
+        case("ops", "pow: x ** 3 at x = 2", ops=[_op("pow", 2.0, 1.0, k=3)]),
+        case(
+            "ops",
+            "pow: negative and fractional exponents, upstream gradients 0.5 and -1",
+            ops=[_op("pow", 4.0, 0.5, k=-1), _op("pow", 9.0, -1.0, k=0.5)],
+        ),
+        case("ops", "exp with an upstream gradient of -2", ops=[_op("exp", 0.7, -2.0)]),
+        case(
+            "ops",
+            "tanh adds to a .grad that is already there",
+            ops=[_op("tanh", 0.5, 1.5, x0=0.25)],
+        ),
+        case(
+            "ops",
+            "relu passes the gradient where x > 0 and blocks it where x < 0",
+            ops=[_op("relu", 2.0, 1.25), _op("relu", -1.0, 1.25)],
+        ),
+        case("ops", "relu at exactly 0 passes no gradient", ops=[_op("relu", 0.0, 3.0)]),
+        case(
+            "program",
+            "neg and sub: out = -a - b",
+            program={"leaves": [["a", 1.5], ["b", -0.5]], "ops": [["neg", 0], ["-", 2, 1]]},
+        ),
+        case(
+            "program",
+            "div: out = a / b",
+            program={"leaves": [["a", 3.0], ["b", -2.0]], "ops": [["/", 0, 1]]},
+        ),
+        case("primitives", "neg, sub and div are built from +, * and **", a=1.5, b=-0.5),
+        case(
+            "program",
+            "reuse: out = x * x.tanh() + x ** 2",
+            program={
+                "leaves": [["x", 0.8]],
+                "ops": [["tanh", 0], ["*", 0, 1], ["pow", 0, 2], ["+", 2, 3]],
+            },
+        ),
+        case("program", "a deep chain of tanh, relu and exp", program=_chain(50)),
+    ]
+
+
+def _chain(n):
+    # x <- x + 0.01 * (tanh(x) + exp(relu(x))), n times: deep, yet the gradient stays near 1.
+    ops, x = [], 0
+    for _ in range(n):
+        m = 1 + len(ops)  # the index the next op's node gets (one leaf comes first)
+        ops += [["tanh", x], ["relu", x], ["exp", m + 1], ["+", m, m + 2]]
+        ops += [["*c", m + 3, 0.01], ["+", x, m + 4]]
+        x = m + 5
+    return {"leaves": [["x", 0.2]], "ops": ops}
+
+
+def hidden_cases(rng):
+    def num(lo=-2.0, hi=2.0):
+        return round(rng.uniform(lo, hi), 3) or 0.5
+
+    ops = [
+        _op("pow", num(0.5, 3.0), num(), num(), k=rng.choice([2, 3, -1, -2, 0.5, 1.5])),
+        _op("exp", num(), num(), num()),
+        _op("tanh", num(), num(), num()),
+        _op("relu", num(), num(), num()),
+    ]
+    leaves = [["a", num(0.5, 2.0)], ["b", num(0.5, 2.0)], ["c", num()]]
+    program = {
+        "leaves": leaves,
+        "ops": [
+            ["/", 0, 1],
+            rng.choice([["tanh", 3], ["exp", 3], ["relu", 3]]),
+            ["pow", 1, rng.choice([2, 3, -1])],
+            ["-", 4, 5],
+            ["*", 6, 2],
+            ["neg", 7],
+            ["+", 8, rng.randrange(3)],
+        ],
+    }
+    return [
+        case("ops", "random points, exponents and upstream gradients", public=False, ops=ops),
+        case("program", "a random expression of every operation", public=False, program=program),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    kind, inputs, V = case["kind"], case["inputs"], module.Value
+    if kind == "program":
+        return run_program(module, case)
+    if kind == "primitives":
+        a, b = V(inputs["a"]), V(inputs["b"])
+        values = {}
+        for name, out in (("-a", -a), ("a - b", a - b), ("a / b", a / b)):
+            values[f"{name}: other ops"] = float(len(_foreign_ops(out)))
+        return values
+    values = {}
+    for i, s in enumerate(inputs["ops"]):
+        x = V(s["x"])
+        x.grad = s["x0"]
+        out = x ** s["k"] if s["op"] == "pow" else getattr(x, s["op"])()
+        out.grad = s["g"]
+        out._backward()
+        values[f"{i}:x.grad"] = x.grad
+    return values
+
+
+def _foreign_ops(out):
+    """The ops in the graph of `out` that are not +, *, ** or a leaf."""
+    seen, stack, foreign = set(), [out], []
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        op = str(v._op)
+        if op not in ("", "+", "*") and not op.startswith("**"):
+            foreign.append(op)
+        stack.extend(v._prev)
+    return foreign
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    kind, inputs = case["kind"], case["inputs"]
+    if kind == "program":
+        return judge_program(case, values, MODES, tol=CLOSED)
+    if kind == "primitives":
+        advice = (
+            "build it from the operations you have (for example a - b is a + (-b)), so its "
+            "gradient flows through their _backward and needs no new one"
+        )
+        setup = f"a = {inputs['a']}, b = {inputs['b']}"
+        wants = [
+            Want(
+                f"{name}: other ops",
+                0.0,
+                setup=setup,
+                label=f"the count of ops other than +, * and ** in {name}",
+                bugs=[],
+            )
+            for name in ("-a", "a - b", "a / b")
+        ]
+        passed, message = judge_wants(wants, values)
+        return passed, message if passed else f"{message.rstrip('.')}: {advice}."
+    wants = []
+    for i, s in enumerate(inputs["ops"]):
+        wants.append(_op_want(i, s))
+    return judge_wants(wants, values)
+
+
+def _op_want(i, s):
+    op, x, g, x0, k = s["op"], s["x"], s["g"], s["x0"], s["k"]
+    f = FUNCTIONS[op]
+    if op == "relu" and x == 0.0:
+        local = 0.0  # the lesson's convention: a unit exactly at the kink passes nothing
+        tol = CLOSED
+    else:
+        local = central_difference(lambda t: f(t, k), x, h=1e-6)
+        tol = NUMERIC
+    expr = f"x ** {k}" if op == "pow" else f"x.{op}()"
+    setup = f"x = {x}, out = {expr}, out.grad = {g}"
+    if x0:
+        setup += f", x.grad was {x0} before"
+    bugs = [
+        (x0 + local, "did you forget to multiply by out.grad (the chain rule)?"),
+        (x0 - local * g, "the sign is flipped"),
+        (x0, "nothing was added to x.grad: is the body of _backward empty?"),
+    ]
+    if x0:
+        bugs.insert(0, (local * g, "did you write `=` where gradients must accumulate with `+=`?"))
+    if op == "relu" and x == 0.0:
+        bugs.insert(0, (x0 + g, "relu'(0) is 0 in this course: pass gradient only where x > 0"))
+    if op == "pow":
+        bugs.append((x0 + k * x**k * g, "the power rule is k * x ** (k - 1), not k * x ** k"))
+        bugs.append((x0 + x ** (k - 1) * g, "the power rule keeps the factor k: k * x ** (k - 1)"))
+    if op == "tanh":
+        bugs.append((x0 + (1.0 - x * x) * g, "use 1 - tanh(x) ** 2 (out.data), not 1 - x ** 2"))
+    if op == "exp":
+        bugs.append((x0 + x * g, "the derivative of exp(x) is exp(x) itself (out.data)"))
+    return Want(f"{i}:x.grad", x0 + local * g, tol, setup, bugs, "x.grad")

@@ -1,0 +1,124 @@
+"""Checks of exercises/day09_gradient_descent.py: one step of gradient descent.
+
+The new .data of every parameter is checked exactly against p - learning_rate * grad,
+for both signs of the gradient (the sign table of the lesson), with .grad untouched,
+and the loss of a bowl must go down.
+"""
+
+from ._kit import CLOSED, EXACT, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day09_gradient_descent.py"
+TITLE = "Day 9: one step of gradient descent"
+LESSON = "docs/lessons/day09_gradient_descent.md"
+NEEDS_ENGINE = True
+
+
+def public_cases():
+    return [
+        case("step", "a positive gradient moves the parameter down", params=[[2.0, 4.0]], lr=0.1),
+        case("step", "a negative gradient moves the parameter up", params=[[2.0, -4.0]], lr=0.1),
+        case(
+            "step",
+            "every parameter moves by its own gradient; a zero gradient stays put",
+            params=[[1.0, 0.5], [-2.0, -3.0], [0.25, 0.0]],
+            lr=0.5,
+        ),
+        case(
+            "keeps_grad", "the step leaves .grad as it is", params=[[1.0, 2.0], [3.0, -1.0]], lr=0.1
+        ),
+        case("bowl", "one step lowers the loss of (x - 3)**2 + (y + 1)**2", x=0.0, y=0.0, lr=0.1),
+    ]
+
+
+def hidden_cases(rng):
+    def num():
+        return round(rng.uniform(-3.0, 3.0), 4) or 1.0
+
+    return [
+        case(
+            "step",
+            "random parameters, gradients and learning rate",
+            public=False,
+            params=[[num(), num()] for _ in range(4)],
+            lr=round(rng.uniform(0.01, 0.5), 3),
+        ),
+        case(
+            "bowl", "one step on a random point of the bowl", public=False, x=num(), y=num(), lr=0.1
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    if case["kind"] == "bowl":
+        x, y = Value(inputs["x"]), Value(inputs["y"])
+        loss = (x - 3.0) ** 2 + (y + 1.0) ** 2
+        loss.backward()
+        module.gradient_descent_step([x, y], inputs["lr"])
+        after = (x - 3.0) ** 2 + (y + 1.0) ** 2
+        return {"x.data": x.data, "y.data": y.data, "loss after": after.data}
+    params = []
+    for data, grad in inputs["params"]:
+        p = Value(data)
+        p.grad = grad
+        params.append(p)
+    module.gradient_descent_step(params, inputs["lr"])
+    values = {}
+    for i, p in enumerate(params):
+        values[f"p{i}.data"] = p.data
+        values[f"p{i}.grad"] = p.grad
+    return values
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    inputs, kind = case["inputs"], case["kind"]
+    lr = inputs["lr"]
+    if kind == "bowl":
+        x, y = inputs["x"], inputs["y"]
+        gx, gy = 2.0 * (x - 3.0), 2.0 * (y + 1.0)
+        nx, ny = x - lr * gx, y - lr * gy
+        setup = f"loss = (x - 3)**2 + (y + 1)**2 at x = {x}, y = {y}, learning_rate = {lr}"
+        uphill = "the parameter moved uphill: descent subtracts learning_rate * grad"
+        wants = [
+            Want("x.data", nx, CLOSED, setup, [(x + lr * gx, uphill)]),
+            Want("y.data", ny, CLOSED, setup, [(y + lr * gy, uphill)]),
+            Want("loss after", (nx - 3.0) ** 2 + (ny + 1.0) ** 2, CLOSED, setup),
+        ]
+        return judge_wants(wants, values)
+    wants = []
+    for i, (data, grad) in enumerate(inputs["params"]):
+        setup = f"p{i}.data = {data}, p{i}.grad = {grad}, learning_rate = {lr}"
+        if kind == "keeps_grad":
+            wants.append(
+                Want(
+                    f"p{i}.grad",
+                    grad,
+                    EXACT,
+                    setup,
+                    [(0.0, "the step must not clear .grad: zeroing is a separate job (day 13)")],
+                )
+            )
+            continue
+        bugs = [
+            (
+                data + lr * grad,
+                "the parameter moved uphill: descent subtracts learning_rate * grad",
+            ),
+            (data - grad, "the step forgot the learning rate: p.data -= learning_rate * p.grad"),
+            (-lr * grad, "p.data was replaced, not changed: p.data -= learning_rate * p.grad"),
+            (data - lr * data, "the step used p.data where it needs p.grad"),
+            (data, "p.data did not change: does the step write back to p.data?"),
+        ]
+        if grad == 0.0:
+            bugs = []
+        wants.append(Want(f"p{i}.data", data - lr * grad, EXACT, setup, bugs))
+    return judge_wants(wants, values)

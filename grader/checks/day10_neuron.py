@@ -1,0 +1,179 @@
+"""Checks of exercises/day10_neuron.py: one neuron, forward and backward.
+
+The output and the gradient of every weight, the bias and every input are checked
+against the closed forms d out/d w_i = x_i * phi'(z), d out/d x_i = w_i * phi'(z),
+d out/d b = phi'(z), for ReLU (alive and dead), tanh and linear neurons.
+"""
+
+import math
+
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day10_neuron.py"
+TITLE = "Day 10: one neuron"
+LESSON = "docs/lessons/day10_neuron.md"
+NEEDS_ENGINE = True
+
+
+def public_cases():
+    return [
+        case(
+            "neuron",
+            "the worked example: ReLU, z = 0.5",
+            x=[1.0, -2.0],
+            w=[0.5, 0.25],
+            b=0.5,
+            act="relu",
+        ),
+        case(
+            "neuron",
+            "the worked example with tanh",
+            x=[1.0, -2.0],
+            w=[0.5, 0.25],
+            b=0.5,
+            act="tanh",
+        ),
+        case(
+            "neuron",
+            "a dead ReLU passes back nothing",
+            x=[-1.0, -2.0],
+            w=[0.5, 0.25],
+            b=0.5,
+            act="relu",
+        ),
+        case(
+            "neuron",
+            "a linear neuron with three inputs",
+            x=[2.0, 0.0, -1.0],
+            w=[-1.5, 3.0, 0.5],
+            b=1.0,
+            act="linear",
+        ),
+        case(
+            "lengths",
+            "two weights and three inputs raise ValueError",
+            x=[1.0, 2.0, 3.0],
+            w=[1.0, 1.0],
+            b=0.0,
+            act="relu",
+        ),
+        case(
+            "lengths",
+            "an unknown activation raises ValueError",
+            x=[1.0],
+            w=[1.0],
+            b=0.0,
+            act="sigmoidish",
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def num():
+        return round(rng.uniform(-2.0, 2.0), 3)
+
+    cases = []
+    for act in ("relu", "tanh", "linear"):
+        n = rng.randint(2, 5)
+        cases.append(
+            case(
+                "neuron",
+                f"a random {act} neuron",
+                public=False,
+                x=[num() for _ in range(n)],
+                w=[num() for _ in range(n)],
+                b=num(),
+                act=act,
+            )
+        )
+    return cases
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    x = [Value(v) for v in inputs["x"]]
+    w = [Value(v) for v in inputs["w"]]
+    b = Value(inputs["b"])
+    if case["kind"] == "lengths":
+        try:
+            module.neuron(x, w, b, inputs["act"])
+        except ValueError:
+            return {"raised ValueError": 1.0}
+        return {"raised ValueError": 0.0}
+    out = module.neuron(x, w, b, inputs["act"])
+    out.backward()
+    values = {"out": out.data, "b.grad": b.grad}
+    for i, (wi, xi) in enumerate(zip(w, x)):
+        values[f"w[{i}].grad"] = wi.grad
+        values[f"x[{i}].grad"] = xi.grad
+    return values
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    if case["kind"] == "lengths":
+        want = Want(
+            "raised ValueError",
+            1.0,
+            CLOSED,
+            f"x = {inputs['x']}, w = {inputs['w']}, act = {inputs['act']!r}",
+            [(0.0, "check the lengths and the activation name first, and raise ValueError")],
+        )
+        return judge_wants([want], values)
+    x, w, b, act = inputs["x"], inputs["w"], inputs["b"], inputs["act"]
+    z = sum(wi * xi for wi, xi in zip(w, x)) + b
+    if act == "relu":
+        out, slope = max(z, 0.0), (1.0 if z > 0 else 0.0)
+    elif act == "tanh":
+        out = math.tanh(z)
+        slope = 1.0 - out * out
+    else:
+        out, slope = z, 1.0
+    setup = f"x = {x}, w = {w}, b = {b}, act = {act!r}"
+    wants = [
+        Want(
+            "out",
+            out,
+            CLOSED,
+            setup,
+            [
+                (z, f"the {act} activation was not applied to z"),
+                (z - b, "the bias b was left out of the sum"),
+            ],
+        )
+    ]
+    for i, (wi, xi) in enumerate(zip(w, x)):
+        wants.append(
+            Want(
+                f"w[{i}].grad",
+                xi * slope,
+                CLOSED,
+                setup,
+                [
+                    (
+                        wi * slope,
+                        "a weight's gradient is its input times phi'(z): are w and x swapped?",
+                    )
+                ],
+            )
+        )
+        wants.append(Want(f"x[{i}].grad", wi * slope, CLOSED, setup))
+    wants.append(
+        Want(
+            "b.grad",
+            slope,
+            CLOSED,
+            setup,
+            [(0.0, "the bias gets no gradient: is it part of the sum?")],
+        )
+    )
+    return judge_wants(wants, values)

@@ -1,0 +1,222 @@
+"""Checks of exercises/day11_mlp.py: a dense layer, an MLP and its parameter count.
+
+Values and gradients come from closed forms computed here in plain floats: a layer's
+outputs, and for L = sum_j c_j * out_j the gradients of every weight, bias and input.
+"""
+
+import math
+
+from ._kit import CLOSED, EXACT, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day11_mlp.py"
+TITLE = "Day 11: a layer and an MLP"
+LESSON = "docs/lessons/day11_mlp.md"
+NEEDS_ENGINE = True
+
+_WORKED = [
+    [[[1.0, -1.0], [0.5, 0.5]], [0.5, 0.0]],
+    [[[2.0, -1.0]], [1.0]],
+]
+
+
+def public_cases():
+    return [
+        case(
+            "dense",
+            "a ReLU layer of two neurons, one of them dead",
+            x=[1.0, 2.0],
+            W=[[1.0, -1.0], [0.5, 0.5]],
+            b=[0.5, 0.0],
+            act="relu",
+            c=[1.0, 1.0],
+        ),
+        case(
+            "dense",
+            "a tanh layer of three neurons, weighted upstream gradients",
+            x=[0.5, -1.0],
+            W=[[1.0, 2.0], [-0.5, 0.25], [0.0, 1.5]],
+            b=[0.1, -0.2, 0.3],
+            act="tanh",
+            c=[1.0, -2.0, 0.5],
+        ),
+        case(
+            "dense",
+            "a layer of one neuron still returns a list",
+            x=[3.0, 1.0],
+            W=[[0.5, -1.0]],
+            b=[0.25],
+            act="linear",
+            c=[1.0],
+        ),
+        case("mlp", "the worked example of the lesson", x=[1.0, 2.0], layers=_WORKED),
+        case("mlp", "input (3, 2) brings hidden neuron 1 to life", x=[3.0, 2.0], layers=_WORKED),
+        case("count", "parameters of MLP(2, [16, 16, 1])", nin=2, nouts=[16, 16, 1]),
+        case("count", "parameters of MLP(3, [4, 4, 1])", nin=3, nouts=[4, 4, 1]),
+    ]
+
+
+def hidden_cases(rng):
+    def num():
+        return round(rng.uniform(-1.5, 1.5), 3)
+
+    nin, nhid = rng.randint(2, 4), rng.randint(2, 4)
+    layers = [
+        [[[num() for _ in range(nin)] for _ in range(nhid)], [num() for _ in range(nhid)]],
+        [[[num() for _ in range(nhid)]], [num()]],
+    ]
+    return [
+        case(
+            "dense",
+            "a random ReLU layer",
+            public=False,
+            x=[num() for _ in range(nin)],
+            W=layers[0][0],
+            b=layers[0][1],
+            act="relu",
+            c=[num() for _ in range(nhid)],
+        ),
+        case(
+            "mlp",
+            "a random two-layer MLP",
+            public=False,
+            x=[num() for _ in range(nin)],
+            layers=layers,
+        ),
+        case(
+            "count",
+            "a random parameter count",
+            public=False,
+            nin=rng.randint(1, 9),
+            nouts=[rng.randint(1, 20) for _ in range(rng.randint(1, 4))],
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def _values(Value, rows):
+    return [[Value(v) for v in row] for row in rows]
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    if case["kind"] == "count":
+        return {"count": module.parameter_count(inputs["nin"], list(inputs["nouts"]))}
+    x = [Value(v) for v in inputs["x"]]
+    values = {}
+    if case["kind"] == "dense":
+        W, b = _values(Value, inputs["W"]), [Value(v) for v in inputs["b"]]
+        out = module.dense(x, W, b, inputs["act"])
+        values["outputs"] = float(len(out))
+        loss = sum((ci * o for ci, o in zip(inputs["c"], out)), Value(0.0))
+        loss.backward()
+        layers = [(W, b)]
+        for j, o in enumerate(out):
+            values[f"out[{j}]"] = o.data
+    else:
+        layers = [(_values(Value, W), [Value(v) for v in b]) for W, b in inputs["layers"]]
+        out = module.mlp(x, layers)
+        values["outputs"] = float(len(out))
+        out[0].backward()
+        values["y"] = out[0].data
+    for k, (W, b) in enumerate(layers):
+        for j, row in enumerate(W):
+            for i, w in enumerate(row):
+                values[f"layer {k} W[{j}][{i}].grad"] = w.grad
+            values[f"layer {k} b[{j}].grad"] = b[j].grad
+    for i, xi in enumerate(x):
+        values[f"x[{i}].grad"] = xi.grad
+    return values
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def _act(z, act):
+    if act == "relu":
+        return max(z, 0.0), (1.0 if z > 0 else 0.0)
+    if act == "tanh":
+        t = math.tanh(z)
+        return t, 1.0 - t * t
+    return z, 1.0
+
+
+def _forward_backward(x, layers, acts, upstream):
+    """Plain-float forward and backward through `layers`; gradients of sum(upstream * out)."""
+    hs, slopes = [list(x)], []
+    for (W, b), act in zip(layers, acts):
+        outs = [_act(sum(w * h for w, h in zip(row, hs[-1])) + bj, act) for row, bj in zip(W, b)]
+        hs.append([o for o, _ in outs])
+        slopes.append([s for _, s in outs])
+    grads = {}
+    g = list(upstream)
+    for k in range(len(layers) - 1, -1, -1):
+        W, _ = layers[k]
+        gz = [gj * sj for gj, sj in zip(g, slopes[k])]
+        for j, row in enumerate(W):
+            for i in range(len(row)):
+                grads[f"layer {k} W[{j}][{i}].grad"] = gz[j] * hs[k][i]
+            grads[f"layer {k} b[{j}].grad"] = gz[j]
+        g = [sum(gz[j] * W[j][i] for j in range(len(W))) for i in range(len(hs[k]))]
+    for i, gi in enumerate(g):
+        grads[f"x[{i}].grad"] = gi
+    return hs[-1], grads
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    if case["kind"] == "count":
+        sizes = [inputs["nin"]] + list(inputs["nouts"])
+        want = sum(b * (a + 1) for a, b in zip(sizes, sizes[1:]))
+        only_weights = sum(b * a for a, b in zip(sizes, sizes[1:]))
+        return judge_wants(
+            [
+                Want(
+                    "count",
+                    float(want),
+                    EXACT,
+                    f"nin = {inputs['nin']}, nouts = {inputs['nouts']}",
+                    [
+                        (
+                            float(only_weights),
+                            "the biases are missing: each neuron has n_in weights plus 1 bias",
+                        )
+                    ],
+                )
+            ],
+            values,
+        )
+    if case["kind"] == "dense":
+        layers, acts, upstream = [(inputs["W"], inputs["b"])], [inputs["act"]], inputs["c"]
+        setup = f"x = {inputs['x']}, W = {inputs['W']}, b = {inputs['b']}, act = {inputs['act']!r}"
+    else:
+        layers = [tuple(layer) for layer in inputs["layers"]]
+        acts = ["relu"] * (len(layers) - 1) + ["linear"]
+        upstream = [1.0]
+        setup = f"x = {inputs['x']}, layers = {inputs['layers']}"
+    outs, grads = _forward_backward(inputs["x"], layers, acts, upstream)
+    wants = [
+        Want(
+            "outputs",
+            float(len(outs)),
+            EXACT,
+            setup,
+            [(0.0, "return a list of outputs, one Value per neuron of the last layer")],
+        )
+    ]
+    if case["kind"] == "dense":
+        wants += [Want(f"out[{j}]", o, CLOSED, setup) for j, o in enumerate(outs)]
+    else:
+        lin, _ = _forward_backward(inputs["x"], layers, ["linear"] * len(layers), upstream)
+        bugs = [(lin[0], "every layer but the last must end in ReLU")] if lin[0] != outs[0] else []
+        if outs[0] < 0:
+            bugs.append(
+                (0.0, "the last layer must be linear: a ReLU on the output cannot go below 0")
+            )
+        wants.append(Want("y", outs[0], CLOSED, setup, bugs))
+    wants += [Want(k, v, CLOSED, setup) for k, v in grads.items()]
+    return judge_wants(wants, values)

@@ -1,0 +1,148 @@
+"""Checks of exercises/day12_loss.py: mean squared error, hinge and logistic losses.
+
+Each loss and the gradient of every score are checked against closed forms:
+2 (s - y) / N, -y / N when y s < 1, and -y sigmoid(-y s) / N.
+"""
+
+import math
+
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day12_loss.py"
+TITLE = "Day 12: loss functions"
+LESSON = "docs/lessons/day12_loss.md"
+NEEDS_ENGINE = True
+LOSSES = ("mse", "hinge", "logistic")
+
+_S, _Y = [0.8, -0.2, 0.5], [1.0, -1.0, 1.0]
+
+
+def public_cases():
+    cases = [
+        case("loss", f"{name} on the worked example", loss=name, s=_S, y=_Y) for name in LOSSES
+    ]
+    cases += [
+        case(
+            "loss",
+            "hinge: margins above 1 cost nothing and teach nothing",
+            loss="hinge",
+            s=[3.0, -2.0, 0.5, -0.5],
+            y=[1.0, -1.0, -1.0, 1.0],
+        ),
+        case(
+            "loss", "logistic on a very wrong score", loss="logistic", s=[-4.0, 2.0], y=[1.0, 1.0]
+        ),
+        case(
+            "loss",
+            "mse with numeric targets",
+            loss="mse",
+            s=[2.5, -1.0, 0.0, 4.0],
+            y=[3.0, -1.0, 1.0, 2.0],
+        ),
+        case(
+            "lengths",
+            "lists of different lengths raise ValueError",
+            loss="mse",
+            s=[1.0, 2.0],
+            y=[1.0],
+        ),
+    ]
+    return cases
+
+
+def hidden_cases(rng):
+    cases = []
+    for name in LOSSES:
+        n = rng.randint(2, 6)
+        cases.append(
+            case(
+                "loss",
+                f"{name} on random scores",
+                public=False,
+                loss=name,
+                s=[round(rng.uniform(-3, 3), 3) for _ in range(n)],
+                y=[rng.choice((1.0, -1.0)) for _ in range(n)],
+            )
+        )
+    return cases
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    scores = [Value(v) for v in inputs["s"]]
+    loss_fn = getattr(module, inputs["loss"])
+    if case["kind"] == "lengths":
+        try:
+            loss_fn(scores, list(inputs["y"]))
+        except ValueError:
+            return {"raised ValueError": 1.0}
+        return {"raised ValueError": 0.0}
+    loss = loss_fn(scores, list(inputs["y"]))
+    loss.backward()
+    values = {"loss": loss.data}
+    for i, s in enumerate(scores):
+        values[f"s[{i}].grad"] = s.grad
+    return values
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def _sigmoid(t):
+    return 1.0 / (1.0 + math.exp(-t)) if t >= 0 else math.exp(t) / (1.0 + math.exp(t))
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    s, y, name = inputs["s"], inputs["y"], inputs["loss"]
+    setup = f"{name}(scores = {s}, targets = {y})"
+    if case["kind"] == "lengths":
+        return judge_wants(
+            [
+                Want(
+                    "raised ValueError",
+                    1.0,
+                    CLOSED,
+                    setup,
+                    [(0.0, "check that there is one target per score and raise ValueError")],
+                )
+            ],
+            values,
+        )
+    n = len(s)
+    if name == "mse":
+        terms = [(si - yi) ** 2 for si, yi in zip(s, y)]
+        grads = [2.0 * (si - yi) / n for si, yi in zip(s, y)]
+    elif name == "hinge":
+        terms = [max(0.0, 1.0 - yi * si) for si, yi in zip(s, y)]
+        grads = [(-yi / n if yi * si < 1.0 else 0.0) for si, yi in zip(s, y)]
+    else:
+        terms = [math.log1p(math.exp(-yi * si)) for si, yi in zip(s, y)]
+        grads = [-yi * _sigmoid(-yi * si) / n for si, yi in zip(s, y)]
+    total = sum(terms)
+    wants = [
+        Want(
+            "loss",
+            total / n,
+            CLOSED,
+            setup,
+            [(total, "that is the sum: the loss is the mean, divide by N")],
+        )
+    ]
+    for i, g in enumerate(grads):
+        wants.append(
+            Want(
+                f"s[{i}].grad",
+                g,
+                CLOSED,
+                setup,
+                [(g * n, "the gradient of the sum: did you divide by N?")] if g else [],
+            )
+        )
+    return judge_wants(wants, values)

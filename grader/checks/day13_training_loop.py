@@ -1,0 +1,166 @@
+"""Checks of exercises/day13_training_loop.py: zero_grad and one training step.
+
+The model is a linear neuron (w . x + b) and the loss the mean squared error, so the
+loss and the gradient of every step have closed forms: the expected parameters after
+one, two and twenty steps come from them, never from running a reference.
+"""
+
+from ._kit import CLOSED, EXACT, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day13_training_loop.py"
+TITLE = "Day 13: zero_grad and the training loop"
+LESSON = "docs/lessons/day13_training_loop.md"
+NEEDS_ENGINE = True
+
+LEAK = (
+    "the gradient of the previous step leaked into this one: call zero_grad(params) "
+    "before loss.backward()"
+)
+
+
+def _data(w, b, xs, ys):
+    return {"w": w, "b": b, "xs": xs, "ys": ys}
+
+
+def public_cases():
+    line = _data([0.5], 0.0, [[0.0], [1.0], [2.0]], [1.0, 3.0, 5.0])
+    two = _data([0.2, -0.4], 0.1, [[1.0, 2.0], [-1.0, 0.5], [0.0, -2.0]], [1.0, -1.0, 2.0])
+    return [
+        case("zero_grad", "zero_grad sets every .grad to 0", grads=[1.5, -2.0, 0.25, 0.0]),
+        case("train", "training_step returns the loss before the update", steps=1, lr=0.1, **line),
+        case("train", "training_step moves every parameter downhill", steps=1, lr=0.05, **two),
+        case(
+            "train", "two steps in a row: no gradient leaks from the first", steps=2, lr=0.1, **line
+        ),
+        case("train", "twenty steps fit a line", steps=20, lr=0.1, **line),
+    ]
+
+
+def hidden_cases(rng):
+    def num():
+        return round(rng.uniform(-2.0, 2.0), 3)
+
+    w = [num(), num()]
+    xs = [[num(), num()] for _ in range(5)]
+    ys = [num() for _ in range(5)]
+    return [
+        case(
+            "zero_grad",
+            "zero_grad on random gradients",
+            public=False,
+            grads=[num() for _ in range(6)],
+        ),
+        case(
+            "train",
+            "three steps on random data",
+            public=False,
+            steps=3,
+            lr=0.05,
+            **_data(w, num(), xs, ys),
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+    from engine.nn import Neuron
+
+    inputs = case["inputs"]
+    if case["kind"] == "zero_grad":
+        params = []
+        for i, g in enumerate(inputs["grads"]):
+            p = Value(float(i))
+            p.grad = g
+            params.append(p)
+        module.zero_grad(params)
+        values = {f"p{i}.grad": p.grad for i, p in enumerate(params)}
+        values.update({f"p{i}.data": p.data for i, p in enumerate(params)})
+        return values
+    model = Neuron(len(inputs["w"]), nonlin=False)
+    for p, value in zip(model.parameters(), inputs["w"] + [inputs["b"]]):
+        p.data = value
+    values = {}
+    for step in range(inputs["steps"]):
+        loss = module.training_step(model, inputs["xs"], inputs["ys"], inputs["lr"])
+        values[f"loss of step {step + 1}"] = loss
+    for i, p in enumerate(model.parameters()):
+        values[_name(i, len(inputs["w"]))] = p.data
+    return values
+
+
+def _name(i, n_weights):
+    return f"w{i}" if i < n_weights else "b"
+
+
+# -- trusted side: closed forms of a linear model with squared error --------------------
+
+
+def _loss_and_grads(w, b, xs, ys):
+    n = len(ys)
+    errors = [sum(wi * xi for wi, xi in zip(w, x)) + b - y for x, y in zip(xs, ys)]
+    loss = sum(e * e for e in errors) / n
+    gw = [2.0 / n * sum(e * x[j] for e, x in zip(errors, xs)) for j in range(len(w))]
+    gb = 2.0 / n * sum(errors)
+    return loss, gw, gb
+
+
+def simulate(w, b, xs, ys, lr, steps, leak=False):
+    """Losses and parameters after `steps` steps; `leak` keeps old gradients (no zero_grad)."""
+    losses, acc_w, acc_b = [], [0.0] * len(w), 0.0
+    for _ in range(steps):
+        loss, gw, gb = _loss_and_grads(w, b, xs, ys)
+        if leak:
+            acc_w = [a + g for a, g in zip(acc_w, gw)]
+            acc_b += gb
+            gw, gb = acc_w, acc_b
+        losses.append(loss)
+        w = [wi - lr * g for wi, g in zip(w, gw)]
+        b = b - lr * gb
+    return losses, w, b
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    if case["kind"] == "zero_grad":
+        wants = []
+        for i, g in enumerate(inputs["grads"]):
+            setup = f"p{i}.grad was {g}"
+            wants.append(Want(f"p{i}.grad", 0.0, EXACT, setup, [(g, "this .grad was not reset")]))
+            wants.append(
+                Want(
+                    f"p{i}.data",
+                    float(i),
+                    EXACT,
+                    setup,
+                    [(0.0, "zero_grad must reset .grad, not .data")],
+                )
+            )
+        return judge_wants(wants, values)
+    w, b, xs, ys, lr, steps = (inputs[k] for k in ("w", "b", "xs", "ys", "lr", "steps"))
+    losses, w_end, b_end = simulate(w, b, xs, ys, lr, steps)
+    leaked = simulate(w, b, xs, ys, lr, steps, leak=True)
+    setup = f"w = {w}, b = {b}, xs = {xs}, ys = {ys}, learning_rate = {lr}, {steps} step(s)"
+    wants = []
+    for k, loss in enumerate(losses):
+        wants.append(
+            Want(
+                f"loss of step {k + 1}",
+                loss,
+                CLOSED,
+                setup,
+                [(leaked[0][k], LEAK)] if k else [],
+            )
+        )
+    ends = w_end + [b_end]
+    leaked_ends = leaked[1] + [leaked[2]]
+    starts = w + [b]
+    for i, (end, bad, start) in enumerate(zip(ends, leaked_ends, starts)):
+        bugs = [(start, "the parameters did not move: update p.data -= learning_rate * p.grad")]
+        if steps > 1:
+            bugs.insert(0, (bad, LEAK))
+        wants.append(Want(_name(i, len(w)), end, CLOSED, setup, bugs))
+    return judge_wants(wants, values)

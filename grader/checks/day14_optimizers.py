@@ -1,0 +1,151 @@
+"""Checks of exercises/day14_optimizers.py: a momentum step and an Adam step.
+
+The new parameters and the new optimizer state are checked against the update rules
+written out here in plain floats, over several steps so that the state must carry over.
+"""
+
+import math
+
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day14_optimizers.py"
+TITLE = "Day 14: SGD with momentum and Adam"
+LESSON = "docs/lessons/day14_optimizers.md"
+NEEDS_ENGINE = True
+
+
+def public_cases():
+    return [
+        case(
+            "momentum",
+            "two steps on w * w from w = 1 (the lesson's 0.8, then 0.46)",
+            w=[1.0],
+            lr=0.1,
+            mu=0.9,
+            steps=2,
+        ),
+        case(
+            "momentum",
+            "three parameters, momentum 0.5, three steps",
+            w=[1.0, -2.0, 0.5],
+            lr=0.05,
+            mu=0.5,
+            steps=3,
+        ),
+        case(
+            "adam",
+            "two steps on w * w from w = 1 (the lesson's 0.9, then 0.800412)",
+            w=[1.0],
+            lr=0.1,
+            steps=2,
+        ),
+        case(
+            "adam",
+            "Adam's first step is lr in size, whatever the gradient",
+            w=[100.0, -0.001],
+            lr=0.01,
+            steps=1,
+        ),
+        case("adam", "three parameters, four steps", w=[1.0, -2.0, 0.5], lr=0.05, steps=4),
+    ]
+
+
+def hidden_cases(rng):
+    w = [round(rng.uniform(-3, 3), 3) for _ in range(rng.randint(2, 4))]
+    return [
+        case(
+            "momentum",
+            "random start, random momentum",
+            public=False,
+            w=w,
+            lr=round(rng.uniform(0.01, 0.2), 3),
+            mu=round(rng.uniform(0.1, 0.95), 2),
+            steps=rng.randint(2, 5),
+        ),
+        case(
+            "adam",
+            "random start",
+            public=False,
+            w=w,
+            lr=round(rng.uniform(0.01, 0.2), 3),
+            steps=rng.randint(2, 5),
+        ),
+    ]
+
+
+# The loss of every case: sum_i (i + 1) * w_i ** 2, so each parameter has its own curvature.
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    params = [Value(v) for v in inputs["w"]]
+    state = [[0.0] * len(params) for _ in range(2)]
+    for t in range(1, inputs["steps"] + 1):
+        for p in params:
+            p.grad = 0.0
+        loss = sum(((i + 1) * p * p for i, p in enumerate(params)), Value(0.0))
+        loss.backward()
+        if case["kind"] == "momentum":
+            module.sgd_momentum_step(params, state[0], inputs["lr"], inputs["mu"])
+        else:
+            module.adam_step(params, state[0], state[1], t, lr=inputs["lr"])
+    values = {}
+    for i, p in enumerate(params):
+        values[f"w[{i}]"] = p.data
+        values[f"{'velocity' if case['kind'] == 'momentum' else 'm'}[{i}]"] = float(state[0][i])
+        if case["kind"] == "adam":
+            values[f"v[{i}]"] = float(state[1][i])
+    return values
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def _expected(case):
+    inputs = case["inputs"]
+    w = list(inputs["w"])
+    n, lr = len(w), inputs["lr"]
+    a, b = [0.0] * n, [0.0] * n
+    for t in range(1, inputs["steps"] + 1):
+        for i in range(n):
+            g = 2.0 * (i + 1) * w[i]
+            if case["kind"] == "momentum":
+                a[i] = inputs["mu"] * a[i] + g
+                w[i] -= lr * a[i]
+            else:
+                a[i] = 0.9 * a[i] + 0.1 * g
+                b[i] = 0.999 * b[i] + 0.001 * g * g
+                w[i] -= lr * (a[i] / (1 - 0.9**t)) / (math.sqrt(b[i] / (1 - 0.999**t)) + 1e-8)
+    return w, a, b
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    w, a, b = _expected(case)
+    setup = (
+        f"loss = sum((i + 1) * w[i] ** 2), start w = {inputs['w']}, lr = {inputs['lr']}, "
+        f"{inputs['steps']} steps"
+        + (f", momentum = {inputs['mu']}" if case["kind"] == "momentum" else "")
+    )
+    wants = []
+    for i in range(len(w)):
+        if case["kind"] == "momentum":
+            wants.append(Want(f"velocity[{i}]", a[i], CLOSED, setup))
+        else:
+            wants.append(Want(f"m[{i}]", a[i], CLOSED, setup))
+            wants.append(Want(f"v[{i}]", b[i], CLOSED, setup))
+        wants.append(Want(f"w[{i}]", w[i], CLOSED, setup))
+    passed, message = judge_wants(wants, values)
+    if not passed and case["kind"] == "momentum" and values.get("velocity[0]") == 0.0:
+        message += (
+            ": velocity must be updated in place (velocity[i] = ...), so the next step sees it"
+        )
+    if not passed and case["kind"] == "adam" and values.get("m[0]") == 0.0:
+        message += ": m and v must be updated in place (m[i] = ...), so the next step sees them"
+    return passed, message

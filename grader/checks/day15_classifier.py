@@ -1,0 +1,174 @@
+"""Checks of exercises/day15_classifier.py: accuracy and one training step.
+
+Accuracy is checked exactly (ties at a score of 0 count as wrong). The training step
+runs on a linear neuron with SGD, whose hinge-loss gradient has a closed form, so the
+returned loss and accuracy and the updated weights are computed here independently.
+Stale gradients are planted before the step to catch a missing zero_grad.
+"""
+
+from ._kit import CLOSED, EXACT, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day15_classifier.py"
+TITLE = "Day 15: a classifier's accuracy and training step"
+LESSON = "docs/lessons/day15_classifier.md"
+NEEDS_ENGINE = True
+
+_POINTS = [[2.0, 0.5], [0.5, 1.0], [0.0, 2.0]]
+_LABELS = [1.0, -1.0, 1.0]
+
+
+def public_cases():
+    return [
+        case("accuracy", "two of three right", scores=[1.75, -0.25, -1.75], labels=_LABELS),
+        case(
+            "accuracy",
+            "a score of exactly 0 is wrong",
+            scores=[0.0, 0.0, 2.0, -2.0],
+            labels=[1.0, -1.0, 1.0, -1.0],
+        ),
+        case("accuracy", "all wrong", scores=[-1.0, 3.0], labels=[1.0, -1.0]),
+        case(
+            "step",
+            "the worked example: one SGD step",
+            w=[1.0, -1.0],
+            b=0.25,
+            points=_POINTS,
+            labels=_LABELS,
+            lr=0.3,
+            stale=0.0,
+        ),
+        case(
+            "step",
+            "stale gradients must be cleared first",
+            w=[1.0, -1.0],
+            b=0.25,
+            points=_POINTS,
+            labels=_LABELS,
+            lr=0.3,
+            stale=5.0,
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def num():
+        return round(rng.uniform(-2, 2), 3)
+
+    n = rng.randint(3, 7)
+    points = [[num(), num()] for _ in range(n)]
+    labels = [rng.choice((1.0, -1.0)) for _ in range(n)]
+    return [
+        case(
+            "accuracy",
+            "random scores",
+            public=False,
+            scores=[num() for _ in range(n)],
+            labels=labels,
+        ),
+        case(
+            "step",
+            "a random linear classifier",
+            public=False,
+            w=[num(), num()],
+            b=num(),
+            points=points,
+            labels=labels,
+            lr=round(rng.uniform(0.05, 0.5), 3),
+            stale=num(),
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    if case["kind"] == "accuracy":
+        as_values = module.accuracy([Value(s) for s in inputs["scores"]], list(inputs["labels"]))
+        as_floats = module.accuracy(list(inputs["scores"]), list(inputs["labels"]))
+        return {"accuracy of Values": as_values, "accuracy of floats": as_floats}
+    from engine.nn import Neuron
+    from engine.optim import SGD
+
+    model = Neuron(2, nonlin=False)
+    model.w[0].data, model.w[1].data = inputs["w"]
+    model.b.data = inputs["b"]
+    for p in model.parameters():
+        p.grad = inputs["stale"]
+    loss, acc = module.train_step(
+        model, SGD(model.parameters(), lr=inputs["lr"]), inputs["points"], inputs["labels"]
+    )
+    return {
+        "loss": loss,
+        "accuracy": acc,
+        "w[0]": model.w[0].data,
+        "w[1]": model.w[1].data,
+        "b": model.b.data,
+    }
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def _accuracy(scores, labels):
+    return sum(1 for s, y in zip(scores, labels) if y * s > 0) / len(labels)
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    if case["kind"] == "accuracy":
+        s, y = inputs["scores"], inputs["labels"]
+        right = _accuracy(s, y)
+        ties = sum(1 for si, yi in zip(s, y) if si == 0 or yi * si >= 0) / len(y)
+        setup = f"scores = {s}, labels = {y}"
+        bugs = [
+            (
+                right * len(y),
+                "return the share of points, not their count: divide by the number of points",
+            )
+        ]
+        if ties != right:
+            bugs.append((ties, "a score of exactly 0 has no sign: count it as wrong (y * s > 0)"))
+        return judge_wants(
+            [
+                Want("accuracy of Values", right, EXACT, setup, bugs),
+                Want("accuracy of floats", right, EXACT, setup, bugs),
+            ],
+            values,
+        )
+    (w1, w2), b, lr, pts, ys = (
+        inputs["w"],
+        inputs["b"],
+        inputs["lr"],
+        inputs["points"],
+        inputs["labels"],
+    )
+    n = len(ys)
+    scores = [w1 * x1 + w2 * x2 + b for x1, x2 in pts]
+    loss = sum(max(0.0, 1.0 - y * s) for s, y in zip(scores, ys)) / n
+    ds = [(-y / n if y * s < 1.0 else 0.0) for s, y in zip(scores, ys)]
+    g = [sum(d * p[0] for d, p in zip(ds, pts)), sum(d * p[1] for d, p in zip(ds, pts)), sum(ds)]
+    stale = inputs["stale"]
+    setup = f"w = {inputs['w']}, b = {b}, points = {pts}, labels = {ys}, lr = {lr}"
+    forgot = "the step used stale gradients: call optimizer.zero_grad() before backward()"
+    wants = [
+        Want("loss", loss, CLOSED, setup),
+        Want("accuracy", _accuracy(scores, ys), EXACT, setup),
+        Want(
+            "w[0]",
+            w1 - lr * g[0],
+            CLOSED,
+            setup,
+            [
+                (w1 - lr * (g[0] + stale), forgot),
+                (w1, "the weights did not move: call optimizer.step() after backward()"),
+            ],
+        ),
+        Want("w[1]", w2 - lr * g[1], CLOSED, setup, [(w2 - lr * (g[1] + stale), forgot)]),
+        Want("b", b - lr * g[2], CLOSED, setup, [(b - lr * (g[2] + stale), forgot)]),
+    ]
+    return judge_wants(wants, values)

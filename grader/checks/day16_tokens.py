@@ -1,0 +1,158 @@
+"""Checks of exercises/day16_tokens.py: vocabulary, encode, decode and pairs.
+
+Expected answers come from the definitions: the sorted set of characters, the index of
+each character with BOS = len(chars) on both sides, the non-BOS characters, and the
+pairs of neighbours. Likely bugs (no sorting, BOS at 0, a missing final BOS, BOS left
+in the decoded text, a pair too many or too few) are recognised by the lists they give.
+"""
+
+from ._kit import case
+from ._lists import flatten_ints, flatten_text, judge_list
+
+EXERCISE = "day16_tokens.py"
+TITLE = "Day 16: tokens"
+LESSON = "docs/lessons/day16_tokens.md"
+NEEDS_ENGINE = False
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+def public_cases():
+    return [
+        case("vocabulary", "the vocabulary of emma, ava, anna", names=["emma", "ava", "anna"]),
+        case("vocabulary", "letters sorted however the names come", names=["zoe", "bob", "yann"]),
+        case("encode", "the lesson's example: emma", word="emma", chars=ALPHABET),
+        case("encode", "a small vocabulary puts BOS at 5", word="ava", chars="aemnv"),
+        case("encode", "a one-letter name", word="a", chars=ALPHABET),
+        case("decode", "decoding emma drops both BOS", ids=[26, 4, 12, 12, 0, 26], chars=ALPHABET),
+        case("decode", "BOS in the middle is dropped too", ids=[5, 0, 5, 4, 5], chars="aemnv"),
+        case("pairs", "the five pairs of emma", ids=[26, 4, 12, 12, 0, 26]),
+        case("pairs", "the shortest sequence: one pair", ids=[26, 26]),
+    ]
+
+
+def hidden_cases(rng):
+    chars = "".join(sorted(rng.sample(ALPHABET, rng.randint(4, 10))))
+    names = ["".join(rng.choice(chars) for _ in range(rng.randint(2, 8))) for _ in range(4)]
+    bos = len(chars)
+    ids = [bos] + [rng.randrange(bos) for _ in range(rng.randint(2, 8))] + [bos]
+    return [
+        case("vocabulary", "random names", public=False, names=names),
+        case("encode", "a random name", public=False, word=names[0], chars=chars),
+        case("decode", "random ids", public=False, ids=ids, chars=chars),
+        case("pairs", "random ids", public=False, ids=ids),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    x = case["inputs"]
+    kind = case["kind"]
+    if kind == "vocabulary":
+        return flatten_text("chars", module.vocabulary(list(x["names"])))
+    if kind == "encode":
+        return flatten_ints("ids", module.encode(x["word"], x["chars"]))
+    if kind == "decode":
+        return flatten_text("text", module.decode(list(x["ids"]), x["chars"]))
+    out = {}
+    result = list(module.pairs(list(x["ids"])))
+    for i, pair in enumerate(result):
+        if len(pair) != 2:
+            raise ValueError(f"pairs()[{i}] is {pair!r}: each pair holds (current, next)")
+    out.update(flatten_ints("current", [a for a, _ in result]))
+    out.update(flatten_ints("next", [b for _, b in result]))
+    return out
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def _codes(text):
+    return [ord(c) for c in text]
+
+
+def judge(case, values):
+    x = case["inputs"]
+    kind = case["kind"]
+    if kind == "vocabulary":
+        joined = "".join(x["names"])
+        expected = sorted(set(joined))
+        in_order = list(dict.fromkeys(joined))  # distinct, in order of first appearance
+        bugs = [
+            (_codes(in_order), "the characters are not sorted: use sorted(set(...))"),
+            (_codes(joined), "every character appears once in a vocabulary: take the set"),
+        ]
+        return judge_list(
+            "chars",
+            _codes(expected),
+            values,
+            f"names = {x['names']}",
+            bugs,
+            "sorted(set(...)) of all the characters, joined into one string",
+            text=True,
+        )
+    if kind == "encode":
+        name, chars = x["word"], x["chars"]
+        bos = len(chars)
+        letters = [chars.index(c) for c in name]
+        bugs = [
+            (
+                [bos] + letters,
+                "the final BOS is missing: without it the model never learns to stop",
+            ),
+            (letters + [bos], "the first BOS is missing: put BOS before the first letter too"),
+            (letters, "BOS is missing on both sides: [bos] + ids + [bos]"),
+            (
+                [0] + [i + 1 for i in letters] + [0],
+                "BOS is 0 here: BOS is len(chars), one past "
+                "the last character, and the characters keep their own indices",
+            ),
+        ]
+        return judge_list(
+            "ids",
+            [bos] + letters + [bos],
+            values,
+            f"name = {name!r}, chars = {chars!r}",
+            bugs,
+            "ids are indices into chars; BOS = len(chars)",
+        )
+    if kind == "decode":
+        ids, chars = x["ids"], x["chars"]
+        bos = len(chars)
+        expected = "".join(chars[i] for i in ids if i != bos)
+        shown = "".join("." if i == bos else chars[i] for i in ids)
+        bugs = [(_codes(shown), "BOS was written as '.': decode drops every BOS")]
+        return judge_list(
+            "text",
+            _codes(expected),
+            values,
+            f"ids = {ids}, chars = {chars!r}",
+            bugs,
+            "keep the characters of the ids that are not BOS",
+            text=True,
+        )
+    ids = x["ids"]
+    setup = f"ids = {ids}"
+    current = judge_list(
+        "current",
+        ids[:-1],
+        values,
+        setup,
+        [
+            (ids, "one pair too many: the last id has no next id"),
+            (ids[:-2], "one pair too few: the last pair (last letter, BOS) counts"),
+        ],
+        "the pairs are zip(ids, ids[1:])",
+    )
+    if not current[0]:
+        return current
+    return judge_list(
+        "next",
+        ids[1:],
+        values,
+        setup,
+        [(ids[:-1], "each pair is (ids[t], ids[t + 1]): the second is the NEXT id")],
+        "the pairs are zip(ids, ids[1:])",
+    )

@@ -1,0 +1,172 @@
+"""Checks of exercises/day19_softmax.py: softmax and the cross-entropy loss over Values.
+
+Expected probabilities are exp(z - max) / sum; expected gradients are closed forms:
+p_j (w_j - sum_i w_i p_i) for a weighted sum of the probabilities, and p - onehot for
+the cross-entropy. Likely bugs (no normalisation, a flipped sign, a log of the wrong
+entry) are recognised by the numbers they produce.
+"""
+
+import math
+
+from . import _lm
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day19_softmax.py"
+TITLE = "Day 19: softmax and the cross-entropy loss"
+LESSON = "docs/lessons/day19_softmax.md"
+NEEDS_ENGINE = True
+
+HINT = "Build the result from Value operations so that backward() reaches every logit."
+LARGE = (
+    "With logits this large, subtract the largest logit before exp: exp of hundreds overflows, "
+    "or its square underflows the gradient to 0."
+)
+
+
+def _hint(z):
+    return LARGE if max(abs(x) for x in z) > 100 else HINT
+
+
+def public_cases():
+    return [
+        case(
+            "softmax",
+            "softmax of the lesson's logits [2, 1, 0]",
+            z=[2.0, 1.0, 0.0],
+            w=[1.0, 0.0, 0.0],
+        ),
+        case(
+            "softmax",
+            "softmax of four logits, gradient of a weighted sum",
+            z=[0.5, -1.0, 2.5, 0.0],
+            w=[1.0, -2.0, 0.5, 3.0],
+        ),
+        case(
+            "softmax",
+            "equal logits give equal probabilities",
+            z=[0.7, 0.7, 0.7, 0.7, 0.7],
+            w=[1.0, 2.0, 3.0, 4.0, 5.0],
+        ),
+        case(
+            "softmax",
+            "large logits: subtract the max before exp",
+            z=[1000.0, 999.0, 998.0],
+            w=[0.0, 1.0, 0.0],
+        ),
+        case(
+            "xent", "cross-entropy of the lesson's example, target 0", z=[2.0, 1.0, 0.0], target=0
+        ),
+        case(
+            "xent", "cross-entropy when the target is unlikely", z=[3.0, -1.0, 0.5, 2.0], target=1
+        ),
+        case("xent", "cross-entropy of 27 equal logits is ln 27", z=[0.0] * 27, target=26),
+        case(
+            "xent", "cross-entropy with logits in the hundreds", z=[-300.0, 400.0, 399.0], target=2
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def logits(n, spread=3.0):
+        return [round(rng.uniform(-spread, spread), 3) for _ in range(n)]
+
+    n = rng.randint(4, 9)
+    return [
+        case("softmax", "random logits", public=False, z=logits(n), w=logits(n, 2.0)),
+        case(
+            "xent", "random logits and target", public=False, z=logits(n), target=rng.randrange(n)
+        ),
+        case(
+            "xent",
+            "random large logits",
+            public=False,
+            z=[500.0 + x for x in logits(5)],
+            target=rng.randrange(5),
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    z = [Value(x) for x in inputs["z"]]
+    result = {}
+    if case["kind"] == "softmax":
+        p = module.softmax(z)
+        result["len(p)"] = float(len(p))
+        for i, pi in enumerate(p):
+            result[f"p[{i}]"] = pi.data
+        loss = sum((w * pi for w, pi in zip(inputs["w"], p)), Value(0.0))
+    else:
+        loss = module.cross_entropy(z, inputs["target"])
+        result["loss"] = loss.data
+    loss.backward()
+    for i, v in enumerate(z):
+        result[f"z[{i}].grad"] = v.grad
+    return result
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    z = inputs["z"]
+    p = _lm.softmax(z)
+    if case["kind"] == "softmax":
+        w = inputs["w"]
+        setup = f"z = {z}"
+        top = max(z)
+        wants = [Want("len(p)", float(len(z)), CLOSED, setup)]
+        for i, pi in enumerate(p):
+            bugs = [
+                (
+                    math.exp(z[i] - top),
+                    "these are exp(z - max) without the division: "
+                    "divide every exp by their sum so the probabilities add up to 1",
+                )
+            ]
+            wants.append(Want(f"p[{i}]", pi, CLOSED, setup, bugs))
+        grads = _lm.softmax_weighted_grad(z, w)
+        loss_text = f"{setup}, loss = sum of {w} * p"
+        wants += [Want(f"z[{i}].grad", g, CLOSED, loss_text) for i, g in enumerate(grads)]
+        return judge_wants(wants, values, hint=_hint(z))
+
+    t = inputs["target"]
+    setup = f"z = {z}, target = {t}"
+    loss = _lm.logsumexp(z) - z[t]
+    wrong_entry = [
+        (-math.log(pi), f"this is -log p[{i}]: take the probability of index target")
+        for i, pi in enumerate(p)
+        if i != t and abs(pi - p[t]) > 1e-6
+    ]
+    wants = [
+        Want(
+            "loss",
+            loss,
+            CLOSED,
+            setup,
+            [
+                (-loss, "the sign is flipped: the loss is MINUS the log of the probability"),
+                (p[t], "this is the probability itself: the loss is -log of it"),
+            ]
+            + wrong_entry,
+        )
+    ]
+    for i, pi in enumerate(p):
+        flipped = [(-(pi - (i == t)), "the gradient has the wrong sign: the loss is -log p")]
+        wants.append(
+            Want(
+                f"z[{i}].grad",
+                pi - (i == t),
+                CLOSED,
+                setup + ", expected gradient p - onehot(target)",
+                flipped,
+            )
+        )
+    return judge_wants(wants, values, hint=_hint(z))

@@ -1,0 +1,182 @@
+"""Checks of exercises/day20_embeddings.py: one-hot vectors and embedding lookups.
+
+Expected values come from the definitions: the embedding of token x is row x of the
+table, and with L = sum_t w_t . e_t the gradient of row i is the sum of the w_t of the
+positions where token i sits (0 for a row never used). Likely bugs (a copied row that
+cuts the gradient, an index off by one, a row missing from a repeat) are named by the
+numbers they give.
+"""
+
+from ._kit import EXACT, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day20_embeddings.py"
+TITLE = "Day 20: embeddings"
+LESSON = "docs/lessons/day20_embeddings.md"
+NEEDS_ENGINE = True
+
+LESSON_TABLE = [[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]]
+
+
+def public_cases():
+    return [
+        case("one_hot", "one-hot of token 1 among 3", token=1, V=3),
+        case("one_hot", "one-hot of BOS, the last of 27", token=26, V=27),
+        case("embed", "the lesson's row 1", table=LESSON_TABLE, tokens=[1], w=[[2.0, -1.0]]),
+        case("embed", "the first row", table=LESSON_TABLE, tokens=[0], w=[[1.5, 0.5]]),
+        case(
+            "one_hot_product",
+            "onehot(1) @ C gives row 1",
+            table=LESSON_TABLE,
+            tokens=[1],
+            w=[[2.0, -1.0]],
+        ),
+        case(
+            "one_hot_product",
+            "onehot(2) @ C gives row 2",
+            table=LESSON_TABLE,
+            tokens=[2],
+            w=[[-1.0, 3.0]],
+        ),
+        case(
+            "sequence",
+            "the lesson's sequence [1, 0, 1]: row 1 collects twice",
+            table=LESSON_TABLE,
+            tokens=[1, 0, 1],
+            w=[[2.0, -1.0]] * 3,
+        ),
+        case(
+            "sequence",
+            "one token four times",
+            table=LESSON_TABLE,
+            tokens=[2, 2, 2, 2],
+            w=[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 2.0]],
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    V, d = rng.randint(4, 8), rng.randint(2, 5)
+
+    def numbers(n):
+        return [round(rng.uniform(-2, 2), 3) for _ in range(n)]
+
+    table = [numbers(d) for _ in range(V)]
+    T = rng.randint(3, 7)
+    tokens = [rng.randrange(V) for _ in range(T)]
+    return [
+        case("one_hot", "a random token", public=False, token=rng.randrange(V), V=V),
+        case(
+            "embed",
+            "a random table and token",
+            public=False,
+            table=table,
+            tokens=[tokens[0]],
+            w=[numbers(d)],
+        ),
+        case(
+            "one_hot_product",
+            "a random table and token",
+            public=False,
+            table=table,
+            tokens=[tokens[-1]],
+            w=[numbers(d)],
+        ),
+        case(
+            "sequence",
+            "a random sequence",
+            public=False,
+            table=table,
+            tokens=tokens,
+            w=[numbers(d) for _ in range(T)],
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    x = case["inputs"]
+    if case["kind"] == "one_hot":
+        hot = list(module.one_hot(x["token"], x["V"]))
+        out = {"len(onehot)": len(hot)}
+        out.update({f"onehot[{i}]": h for i, h in enumerate(hot)})
+        return out
+
+    from engine import Value
+
+    table = [[Value(v) for v in row] for row in x["table"]]
+    tokens = x["tokens"]
+    if case["kind"] == "sequence":
+        rows = list(module.embed_sequence(table, list(tokens)))
+    elif case["kind"] == "embed":
+        rows = [module.embed(table, tokens[0])]
+    else:
+        rows = [module.embed_one_hot(table, tokens[0])]
+    out = {"len(embeddings)": len(rows)}
+    loss = Value(0.0)
+    for t, (row, w) in enumerate(zip(rows, x["w"])):
+        row = list(row)
+        out[f"len(e[{t}])"] = len(row)
+        for k, (v, wk) in enumerate(zip(row, w)):
+            out[f"e[{t}][{k}]"] = v.data
+            loss = loss + v * wk
+    loss.backward()
+    for i, row in enumerate(table):
+        for k, v in enumerate(row):
+            out[f"C[{i}][{k}].grad"] = v.grad
+    return out
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def judge(case, values):
+    x = case["inputs"]
+    if case["kind"] == "one_hot":
+        token, V = x["token"], x["V"]
+        setup = f"token = {token}, vocab_size = {V}"
+        got = [values.get(f"onehot[{i}]") for i in range(V)]
+        if values.get("len(onehot)") == V and got.count(1.0) == 1 and got.count(0.0) == V - 1:
+            at = got.index(1.0)
+            if at != token:
+                return False, (
+                    f"the 1.0 is at index {at} ({setup}): it belongs at index token = "
+                    f"{token}, so that one_hot(token) @ table picks row token"
+                )
+        wants = [Want("len(onehot)", float(V), EXACT, setup)]
+        wants += [Want(f"onehot[{i}]", 1.0 if i == token else 0.0, EXACT, setup) for i in range(V)]
+        return judge_wants(wants, values, hint="1.0 at index token, 0.0 everywhere else")
+
+    table, tokens, w = x["table"], x["tokens"], x["w"]
+    d = len(table[0])
+    setup = f"C = {table}, tokens = {tokens}, loss = sum over positions t of w_t . e_t, w = {w}"
+    wants = [Want("len(embeddings)", float(len(tokens)), EXACT, setup)]
+    for t, token in enumerate(tokens):
+        wants.append(Want(f"len(e[{t}])", float(d), EXACT, setup))
+        for k in range(d):
+            bugs = [
+                (table[j][k], f"this is row {j}: the embedding of token {token} is row {token}")
+                for j in (token - 1, token + 1)
+                if 0 <= j < len(table) and table[j][k] != table[token][k]
+            ]
+            wants.append(Want(f"e[{t}][{k}]", table[token][k], EXACT, setup, bugs))
+    for i in range(len(table)):
+        for k in range(d):
+            g = sum(w[t][k] for t, token in enumerate(tokens) if token == i)
+            bugs = []
+            if g != 0.0:
+                bugs.append(
+                    (
+                        0.0,
+                        "no gradient reached the table: return the row itself (or Values "
+                        "built from it with * and +), not new Values copied from .data",
+                    )
+                )
+            wants.append(Want(f"C[{i}][{k}].grad", g, (1e-12, 1e-12), setup, bugs))
+    return judge_wants(
+        wants,
+        values,
+        hint="each row's gradient is the sum of w_t over the positions t where its token is used",
+    )

@@ -1,0 +1,265 @@
+"""Checks of exercises/day21_mlp_language_model.py: training windows and the MLP's forward.
+
+Expected windows come from the definition (start full of BOS, slide one id per
+prediction). Expected logits and gradients come from the forward pass on floats and its
+backward pass written out by hand, for the loss L = sum_j w_j z_j:
+    dz = w,  dW2 = w h^T,  db2 = w,  dh = W2^T w,  da = dh (1 - h^2),
+    dW1 = da x^T,  db1 = da,  dx = W1^T da,  and slot s of dx goes to row C[context[s]].
+Likely bugs (a window that never slides, a missing tanh or bias, the slots in reverse
+order) are named by the numbers they give.
+"""
+
+import math
+
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+from ._lists import flatten_ints, judge_list
+
+EXERCISE = "day21_mlp_language_model.py"
+TITLE = "Day 21: an MLP language model"
+LESSON = "docs/lessons/day21_mlp_language_model.md"
+NEEDS_ENGINE = True
+
+TINY = {  # the lesson's worked example: 3 tokens, d = 1, a block of 2, one hidden neuron
+    "C": [[1.0], [-1.0], [0.5]],
+    "W1": [[1.0, -1.0]],
+    "b1": [0.0],
+    "W2": [[2.0], [0.0], [-2.0]],
+    "b2": [0.0, 0.0, 0.0],
+}
+
+
+def _examples(ids, block_size, bos):
+    # Prediction i sees the block_size ids before target ids[i + 1], padded with BOS.
+    padded = [bos] * block_size + list(ids[1:])
+    return [
+        (tuple(padded[i : i + block_size]), padded[i + block_size]) for i in range(len(ids) - 1)
+    ]
+
+
+def public_cases():
+    small = {
+        "C": [[0.5, -1.0], [1.0, 0.25], [-0.5, 0.75], [0.0, 1.0]],
+        "W1": [[0.5, -0.5, 1.0, 0.25], [-1.0, 0.5, 0.0, 0.75], [0.25, 0.25, -0.5, 1.0]],
+        "b1": [0.1, -0.2, 0.0],
+        "W2": [[1.0, -1.0, 0.5], [0.0, 2.0, -1.0], [-0.5, 0.5, 1.0], [0.25, 0.0, -0.75]],
+        "b2": [0.0, 0.5, -0.5, 0.25],
+    }
+    return [
+        case(
+            "examples", "the windows of 'ava', block of 3", ids=[26, 0, 21, 0, 26], block=3, bos=26
+        ),
+        case(
+            "examples",
+            "a block of 1 is a bigram model",
+            ids=[26, 4, 12, 12, 0, 26],
+            block=1,
+            bos=26,
+        ),
+        case("examples", "a block longer than the name", ids=[3, 0, 3], block=4, bos=3),
+        case(
+            "logits", "the lesson's tiny worked example", context=[2, 0], w=[0.0, 0.0, 1.0], **TINY
+        ),
+        case(
+            "logits",
+            "two slots of 2 numbers, 3 hidden neurons, biases",
+            context=[3, 1],
+            w=[1.0, -2.0, 0.5, 1.5],
+            **small,
+        ),
+        case(
+            "logits",
+            "the same token in both slots",
+            context=[2, 2],
+            w=[0.5, 1.0, -1.0, 2.0],
+            **small,
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    V, d, B, H = rng.randint(3, 6), rng.randint(1, 3), rng.randint(2, 3), rng.randint(2, 4)
+
+    def numbers(n, spread=1.0):
+        return [round(rng.uniform(-spread, spread), 3) for _ in range(n)]
+
+    bos = V - 1
+    ids = [bos] + [rng.randrange(V - 1) for _ in range(rng.randint(2, 6))] + [bos]
+    params = {
+        "C": [numbers(d) for _ in range(V)],
+        "W1": [numbers(B * d) for _ in range(H)],
+        "b1": numbers(H, 0.5),
+        "W2": [numbers(H) for _ in range(V)],
+        "b2": numbers(V, 0.5),
+    }
+    return [
+        case("examples", "a random name and block", public=False, ids=ids, block=B, bos=bos),
+        case(
+            "logits",
+            "random weights and context",
+            public=False,
+            context=[rng.randrange(V) for _ in range(B)],
+            w=numbers(V, 2.0),
+            **params,
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    x = case["inputs"]
+    if case["kind"] == "examples":
+        examples = list(module.context_examples(list(x["ids"]), x["block"], x["bos"]))
+        contexts, targets = [], []
+        for i, example in enumerate(examples):
+            context, target = example
+            if len(context) != x["block"]:
+                raise ValueError(f"example {i} has a context of {len(context)} ids, not block_size")
+            contexts.extend(context)
+            targets.append(target)
+        out = flatten_ints("contexts", contexts)
+        out.update(flatten_ints("targets", targets))
+        return out
+
+    from engine import Value
+
+    P = {k: [[Value(v) for v in row] for row in x[k]] for k in ("C", "W1", "W2")}
+    b1, b2 = [Value(v) for v in x["b1"]], [Value(v) for v in x["b2"]]
+    z = list(module.mlp_logits(tuple(x["context"]), P["C"], P["W1"], b1, P["W2"], b2))
+    out = {"len(z)": len(z)}
+    loss = Value(0.0)
+    for j, (zj, wj) in enumerate(zip(z, x["w"])):
+        out[f"z[{j}]"] = zj.data
+        loss = loss + zj * wj
+    loss.backward()
+    for name in ("C", "W1", "W2"):
+        for i, row in enumerate(P[name]):
+            for k, v in enumerate(row):
+                out[f"{name}[{i}][{k}].grad"] = v.grad
+    for name, vec in (("b1", b1), ("b2", b2)):
+        for i, v in enumerate(vec):
+            out[f"{name}[{i}].grad"] = v.grad
+    return out
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def _forward(context, C, W1, b1, W2, b2, act=math.tanh, bias=True):
+    x = [v for t in context for v in C[t]]
+    h = [act(sum(w * xi for w, xi in zip(row, x)) + (b if bias else 0.0)) for row, b in zip(W1, b1)]
+    z = [sum(w * hi for w, hi in zip(row, h)) + (b if bias else 0.0) for row, b in zip(W2, b2)]
+    return x, h, z
+
+
+def _judge_examples(x, values):
+    ids, block, bos = x["ids"], x["block"], x["bos"]
+    ex = _examples(ids, block, bos)
+    flat = [t for c, _ in ex for t in c]
+    setup = f"ids = {ids}, block_size = {block}, bos = {bos}"
+    stuck = [bos] * (block * len(ex))
+    ahead, window = [], [bos] * block  # the window slid BEFORE the example is emitted
+    for token in ids[1:]:
+        window = window[1:] + [token]
+        ahead.extend(window)
+    bugs = [
+        (
+            stuck,
+            "the context never changes: after each example drop its oldest id and append "
+            "the id just predicted (context = context[1:] + [token])",
+        )
+    ]
+    if ahead != flat:
+        bugs.append(
+            (
+                ahead,
+                "each context already holds its own target: emit (context, token) "
+                "BEFORE sliding the window",
+            )
+        )
+    first = judge_list(
+        "contexts",
+        flat,
+        values,
+        setup + " (contexts laid end to end)",
+        bugs,
+        "start with block_size BOS ids and slide one id per prediction",
+    )
+    if not first[0]:
+        return first
+    return judge_list(
+        "targets",
+        ids[1:],
+        values,
+        setup,
+        [(ids[1:-1], "the last example (last letter -> BOS) is missing")],
+        "every id after the first is predicted once",
+    )
+
+
+def _judge_logits(x, values):
+    context, w = x["context"], x["w"]
+    C, W1, b1, W2, b2 = (x[k] for k in ("C", "W1", "b1", "W2", "b2"))
+    xs, h, z = _forward(context, C, W1, b1, W2, b2)
+    setup = f"context = {context}, C = {C}, W1 = {W1}, b1 = {b1}, W2 = {W2}, b2 = {b2}"
+    no_tanh = _forward(context, C, W1, b1, W2, b2, act=lambda a: a)[2]
+    reversed_slots = _forward(list(reversed(context)), C, W1, b1, W2, b2)[2]
+    no_bias = _forward(context, C, W1, b1, W2, b2, bias=False)[2]
+    wants = [Want("len(z)", float(len(W2)), CLOSED, setup)]
+    for j, zj in enumerate(z):
+        bugs = [
+            (no_tanh[j], "the hidden layer has no tanh: h = tanh(W1 x + b1)"),
+            (
+                reversed_slots[j],
+                "the context's embeddings are in reverse order: lay C[t] end "
+                "to end in the order of the context",
+            ),
+            (no_bias[j], "the biases b1 and b2 are missing"),
+        ]
+        wants.append(Want(f"z[{j}]", zj, CLOSED, setup, [b for b in bugs if abs(b[0] - zj) > 1e-9]))
+    # backward by hand for L = sum_j w_j z_j
+    dh = [sum(w[j] * W2[j][k] for j in range(len(W2))) for k in range(len(h))]
+    da = [dh[k] * (1.0 - h[k] ** 2) for k in range(len(h))]
+    dx = [sum(da[k] * W1[k][i] for k in range(len(W1))) for i in range(len(xs))]
+    d = len(C[0])
+    grads = {}
+    for j in range(len(W2)):
+        grads[f"b2[{j}].grad"] = w[j]
+        for k in range(len(h)):
+            grads[f"W2[{j}][{k}].grad"] = w[j] * h[k]
+    for k in range(len(W1)):
+        grads[f"b1[{k}].grad"] = da[k]
+        for i in range(len(xs)):
+            grads[f"W1[{k}][{i}].grad"] = da[k] * xs[i]
+    dC = [[0.0] * d for _ in C]
+    for s, t in enumerate(context):
+        for m in range(d):
+            dC[t][m] += dx[s * d + m]
+    for t in range(len(C)):
+        for m in range(d):
+            grads[f"C[{t}][{m}].grad"] = dC[t][m]
+    loss_setup = f"{setup}, loss = sum_j w_j z_j with w = {w}"
+    for key, g in grads.items():
+        bugs = (
+            [
+                (
+                    0.0,
+                    "no gradient reached this weight: build h and z from Value operations on the "
+                    "given Values (no .data, no new Values)",
+                )
+            ]
+            if abs(g) > 1e-9
+            else []
+        )
+        wants.append(Want(key, g, CLOSED, loss_setup, bugs))
+    return judge_wants(
+        wants, values, hint="x = the rows C[t] end to end; h = tanh(W1 x + b1); z = W2 h + b2"
+    )
+
+
+def judge(case, values):
+    if case["kind"] == "examples":
+        return _judge_examples(case["inputs"], values)
+    return _judge_logits(case["inputs"], values)

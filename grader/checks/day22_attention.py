@@ -1,0 +1,206 @@
+"""Checks of exercises/day22_attention.py: the scores and the output of one attention head.
+
+Expected scores and outputs come from the formulas on floats; expected gradients from
+central differences of them. Likely bugs (no scaling, dividing by d instead of sqrt(d),
+a blend of the keys instead of the values, weights without softmax) are recognised by
+their outputs.
+"""
+
+import math
+
+from . import _lm
+from ._kit import CLOSED, NUMERIC, Want, case, central_difference
+from ._kit import judge as judge_wants
+
+EXERCISE = "day22_attention.py"
+TITLE = "Day 22: one head of self-attention"
+LESSON = "docs/lessons/day22_attention.md"
+NEEDS_ENGINE = True
+
+HINT = "Build everything from Value operations so backward() reaches q, the keys and the values."
+
+
+def public_cases():
+    q2, keys2 = [1.0, 0.0], [[1.0, 0.0], [0.0, 1.0]]
+    q4 = [0.5, -1.0, 0.25, 2.0]
+    keys4 = [[1.0, 0.5, -0.5, 0.0], [0.0, 2.0, 1.0, -1.0], [1.5, -0.5, 0.0, 0.5]]
+    values4 = [[1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 1.0, 0.0], [0.5, 0.5, -0.5, 2.0]]
+    return [
+        case("scores", "scores of the lesson's example", q=q2, keys=keys2, w=[1.0, -1.0]),
+        case(
+            "scores",
+            "scores of a 4-wide query over three keys",
+            q=q4,
+            keys=keys4,
+            w=[1.0, 2.0, -1.0],
+        ),
+        case(
+            "head",
+            "the lesson's example: two positions",
+            q=q2,
+            keys=keys2,
+            values=[[1.0, 2.0], [3.0, 4.0]],
+            w=[1.0, 0.5],
+        ),
+        case(
+            "head",
+            "one position: the output is its value",
+            q=[0.3, -0.7, 1.2],
+            keys=[[2.0, 1.0, -1.0]],
+            values=[[0.5, -1.5, 2.0]],
+            w=[1.0, 1.0, 1.0],
+        ),
+        case(
+            "head",
+            "three positions, 4-wide",
+            q=q4,
+            keys=keys4,
+            values=values4,
+            w=[1.0, -2.0, 0.5, 1.0],
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def vec(d):
+        return [round(rng.uniform(-1.5, 1.5), 3) for _ in range(d)]
+
+    d, t = rng.choice([2, 4, 8]), rng.randint(2, 5)
+    return [
+        case(
+            "scores",
+            "random query and keys",
+            public=False,
+            q=vec(d),
+            keys=[vec(d) for _ in range(t)],
+            w=vec(t),
+        ),
+        case(
+            "head",
+            "random query, keys and values",
+            public=False,
+            q=vec(d),
+            keys=[vec(d) for _ in range(t)],
+            values=[vec(d) for _ in range(t)],
+            w=vec(d),
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    q = [Value(x) for x in inputs["q"]]
+    keys = [[Value(x) for x in k] for k in inputs["keys"]]
+    values = [[Value(x) for x in v] for v in inputs.get("values", [])]
+    if case["kind"] == "scores":
+        out = module.attention_scores(q, keys)
+    else:
+        out = module.attention_head(q, keys, values)
+    result = {"len(out)": float(len(out))}
+    for j, o in enumerate(out):
+        result[f"out[{j}]"] = o.data
+    loss = sum((w * o for w, o in zip(inputs["w"], out)), Value(0.0))
+    loss.backward()
+    for j, v in enumerate(q):
+        result[f"q[{j}].grad"] = v.grad
+    for t, k in enumerate(keys):
+        for j, v in enumerate(k):
+            result[f"keys[{t}][{j}].grad"] = v.grad
+    for t, vec in enumerate(values):
+        for j, v in enumerate(vec):
+            result[f"values[{t}][{j}].grad"] = v.grad
+    return result
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def _scores(q, keys, scale_by=None):
+    d = len(q) if scale_by is None else scale_by
+    return [sum(a * b for a, b in zip(q, k)) / math.sqrt(d) for k in keys]
+
+
+def _forward(kind, q, keys, values):
+    return _scores(q, keys) if kind == "scores" else _lm.attention_head(q, keys, values)
+
+
+def _gradients(kind, inputs):
+    """d (sum_j w_j out_j) / d every input number, by central differences."""
+    q, keys, values, w = inputs["q"], inputs["keys"], inputs.get("values", []), inputs["w"]
+    parts = {"q": [q], "keys": keys, "values": values}
+    grads = {}
+    for name, vectors in parts.items():
+        for t, vec in enumerate(vectors):
+            for j in range(len(vec)):
+
+                def loss(x, name=name, t=t, j=j):
+                    changed = {k: [list(v) for v in vs] for k, vs in parts.items()}
+                    changed[name][t][j] = x
+                    out = _forward(kind, changed["q"][0], changed["keys"], changed["values"])
+                    return sum(a * b for a, b in zip(w, out))
+
+                key = f"q[{j}].grad" if name == "q" else f"{name}[{t}][{j}].grad"
+                grads[key] = central_difference(loss, vec[j])
+    return grads
+
+
+def judge(case, values):
+    inputs, kind = case["inputs"], case["kind"]
+    q, keys, vals = inputs["q"], inputs["keys"], inputs.get("values", [])
+    d = len(q)
+    setup = f"q = {q}, keys = {keys}" + (f", values = {vals}" if vals else "")
+    if kind == "scores":
+        expected = _scores(q, keys)
+        bug_sets = [
+            (
+                _scores(q, keys, scale_by=1),
+                "the scores are unscaled: divide each dot product by sqrt(len(q))",
+            ),
+            (
+                _scores(q, keys, scale_by=d * d),
+                "the scores are divided by len(q): divide by its square root",
+            ),
+        ]
+        length = float(len(keys))
+        length_bug = []
+    else:
+        expected = _lm.attention_head(q, keys, vals)
+        bug_sets = [
+            (
+                _lm.attention_head(q, keys, vals, scale_by=1),
+                "the scores look unscaled: divide "
+                "each dot product by sqrt(len(q)) before the softmax",
+            ),
+            (
+                _lm.attention_head(q, keys, vals, scale_by=d * d),
+                "the scores look divided by len(q): divide by its square root",
+            ),
+            (
+                _lm.attention_head(q, keys, keys),
+                "this blends the keys: the output is a weighted sum of the VALUES",
+            ),
+            (
+                [sum(s * v[j] for s, v in zip(_scores(q, keys), vals)) for j in range(d)],
+                "the scores were used as weights directly: pass them through softmax first",
+            ),
+        ]
+        length = float(d)
+        length_bug = [
+            (
+                float(len(keys)),
+                "one number per position came back: return one number "
+                "per dimension j, sum_t weights_t * v_t[j]",
+            )
+        ]
+    wants = [Want("len(out)", length, CLOSED, setup, length_bug)]
+    for j, e in enumerate(expected):
+        bugs = [(b[j], advice) for b, advice in bug_sets if j < len(b) and abs(b[j] - e) > 1e-7]
+        wants.append(Want(f"out[{j}]", e, CLOSED, setup, bugs))
+    for key, g in _gradients(kind, inputs).items():
+        wants.append(Want(key, g, NUMERIC, setup + f", loss = sum of {inputs['w']} * out"))
+    return judge_wants(wants, values, hint=HINT)

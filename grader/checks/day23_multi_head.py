@@ -1,0 +1,250 @@
+"""Checks of exercises/day23_multi_head.py: multi-head attention over Values.
+
+Expected outputs come from a float implementation of the formulas here; expected
+gradients from central differences of it. Likely bugs (scaling by the full width,
+no scaling, one head over everything) are recognised by their outputs.
+"""
+
+import math
+
+from ._kit import CLOSED, NUMERIC, Want, case, central_difference
+from ._kit import judge as judge_wants
+
+EXERCISE = "day23_multi_head.py"
+TITLE = "Day 23: multi-head attention"
+LESSON = "docs/lessons/day23_multi_head.md"
+NEEDS_ENGINE = True
+
+
+def public_cases():
+    return [
+        case(
+            "attend",
+            "the lesson's example: two heads look at different positions",
+            q=[1.0, 1.0, 0.0, 2.0],
+            keys=[[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]],
+            values=[[1.0, 0.0, 2.0, 0.0], [0.0, 1.0, 0.0, 2.0]],
+            n_head=2,
+            weights=[1.0, 0.0, 0.0, 0.0],
+        ),
+        case(
+            "attend",
+            "one head is ordinary attention",
+            q=[0.5, -1.0, 0.25, 2.0],
+            keys=[[1.0, 0.5, -0.5, 0.0], [0.0, 2.0, 1.0, -1.0], [1.5, -0.5, 0.0, 0.5]],
+            values=[[1.0, 2.0, 3.0, 4.0], [-1.0, 0.0, 1.0, 0.0], [0.5, 0.5, -0.5, 2.0]],
+            n_head=1,
+            weights=[1.0, -2.0, 0.5, 1.0],
+        ),
+        case(
+            "attend",
+            "four heads of two numbers, a single position",
+            q=[0.3, -0.2, 1.0, 0.4, -0.7, 0.9, 0.1, 0.5],
+            keys=[[0.2, 0.1, -0.4, 0.8, 0.5, -0.3, 0.6, 0.0]],
+            values=[[1.0, -1.0, 0.5, 0.25, 2.0, 0.0, -0.5, 1.5]],
+            n_head=4,
+            weights=[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+        ),
+        case(
+            "attend",
+            "four heads of two numbers over three positions",
+            q=[0.3, -0.2, 1.0, 0.4, -0.7, 0.9, 0.1, 0.5],
+            keys=[
+                [0.2, 0.1, -0.4, 0.8, 0.5, -0.3, 0.6, 0.0],
+                [1.0, -0.5, 0.3, 0.3, -0.2, 0.7, 0.0, 1.2],
+                [-0.6, 0.4, 0.9, -1.0, 0.1, 0.2, -0.3, 0.8],
+            ],
+            values=[
+                [1.0, -1.0, 0.5, 0.25, 2.0, 0.0, -0.5, 1.5],
+                [0.0, 0.5, -1.0, 1.0, 0.5, 0.5, 1.0, -1.0],
+                [2.0, 1.0, 0.0, -0.5, -1.0, 1.5, 0.25, 0.0],
+            ],
+            n_head=4,
+            weights=[0.5, -1.0, 2.0, 0.0, 1.0, -0.5, 1.5, 1.0],
+        ),
+        case(
+            "uneven", "a width that does not split into the heads raises ValueError", d=6, n_head=4
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def vec(d):
+        return [round(rng.uniform(-1.5, 1.5), 3) for _ in range(d)]
+
+    d, n_head, n_pos = 8, rng.choice([2, 4]), rng.randint(2, 4)
+    return [
+        case(
+            "attend",
+            "random heads, keys and values",
+            public=False,
+            q=vec(d),
+            keys=[vec(d) for _ in range(n_pos)],
+            values=[vec(d) for _ in range(n_pos)],
+            n_head=n_head,
+            weights=vec(d),
+        ),
+        case("uneven", "another width that does not split", public=False, d=10, n_head=4),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    if case["kind"] == "uneven":
+        d = inputs["d"]
+        vec = [Value(0.1 * i) for i in range(d)]
+        try:
+            module.multi_head_attention(vec, [vec], [vec], inputs["n_head"])
+        except ValueError:
+            return {"raised ValueError": 1.0}
+        return {"raised ValueError": 0.0}
+    q = [Value(x) for x in inputs["q"]]
+    keys = [[Value(x) for x in k] for k in inputs["keys"]]
+    values = [[Value(x) for x in v] for v in inputs["values"]]
+    out = module.multi_head_attention(q, keys, values, inputs["n_head"])
+    result = {"len(out)": float(len(out))}
+    for j, o in enumerate(out):
+        result[f"out[{j}]"] = o.data
+    loss = sum((w * o for w, o in zip(inputs["weights"], out)), Value(0.0))
+    loss.backward()
+    for j, v in enumerate(q):
+        result[f"q[{j}].grad"] = v.grad
+    for t, (k, v) in enumerate(zip(keys, values)):
+        for j in range(len(k)):
+            result[f"keys[{t}][{j}].grad"] = k[j].grad
+            result[f"values[{t}][{j}].grad"] = v[j].grad
+    return result
+
+
+# -- trusted side: the formulas on floats -------------------------------------------------
+
+
+def reference(q, keys, values, n_head, scale_by=None):
+    """Multi-head attention on floats; `scale_by` overrides the head width (for bugs)."""
+    d = len(q)
+    size = d // n_head
+    scale = 1.0 / math.sqrt(size if scale_by is None else scale_by)
+    out = []
+    for h in range(n_head):
+        lo, hi = h * size, (h + 1) * size
+        scores = [sum(a * b for a, b in zip(q[lo:hi], k[lo:hi])) * scale for k in keys]
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        weights = [e / total for e in exps]
+        out += [sum(w * v[j] for w, v in zip(weights, values)) for j in range(lo, hi)]
+    return out
+
+
+def _loss(inputs, q, keys, values):
+    out = reference(q, keys, values, inputs["n_head"])
+    return sum(w * o for w, o in zip(inputs["weights"], out))
+
+
+def _gradients(inputs):
+    """d loss / d every input number, by central differences of the float reference."""
+    q, keys, values = inputs["q"], inputs["keys"], inputs["values"]
+    grads = {}
+
+    def nudge(name, vector, j, rebuild):
+        def f(x):
+            changed = list(vector)
+            changed[j] = x
+            return _loss(inputs, *rebuild(changed))
+
+        grads[name] = central_difference(f, vector[j])
+
+    for j in range(len(q)):
+        nudge(f"q[{j}].grad", q, j, lambda c: (c, keys, values))
+    for t in range(len(keys)):
+        for j in range(len(q)):
+            nudge(
+                f"keys[{t}][{j}].grad",
+                keys[t],
+                j,
+                lambda c, t=t: (q, keys[:t] + [c] + keys[t + 1 :], values),
+            )
+            nudge(
+                f"values[{t}][{j}].grad",
+                values[t],
+                j,
+                lambda c, t=t: (q, keys, values[:t] + [c] + values[t + 1 :]),
+            )
+    return grads
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    if case["kind"] == "uneven":
+        setup = f"{inputs['d']} numbers, n_head = {inputs['n_head']}"
+        want = Want(
+            "raised ValueError",
+            1.0,
+            CLOSED,
+            setup,
+            [
+                (
+                    0.0,
+                    "no ValueError: check that len(q) % n_head == 0 and raise ValueError "
+                    "with a message saying the width must split into equal heads",
+                )
+            ],
+        )
+        return judge_wants([want], values)
+    q, keys, vals, n_head = inputs["q"], inputs["keys"], inputs["values"], inputs["n_head"]
+    d = len(q)
+    setup = f"q = {q}, {len(keys)} position(s), n_head = {n_head}"
+    full = reference(q, keys, vals, n_head, scale_by=d)
+    unscaled = reference(q, keys, vals, n_head, scale_by=1)
+    one_head = reference(q, keys, vals, 1)
+    wants = [
+        Want(
+            "len(out)",
+            float(d),
+            CLOSED,
+            setup,
+            [
+                (
+                    float(d // n_head),
+                    "only one head's numbers came back: concatenate the outputs of every head",
+                )
+            ],
+        )
+    ]
+    for j, expected in enumerate(reference(q, keys, vals, n_head)):
+        bugs = []
+        if n_head > 1:
+            bugs.append(
+                (
+                    full[j],
+                    "the scores look divided by sqrt(len(q)); divide by the square "
+                    "root of the head size, len(q) // n_head",
+                )
+            )
+            bugs.append(
+                (
+                    one_head[j],
+                    "this is one head over all the numbers: cut q, the keys "
+                    "and the values into n_head slices and attend per slice",
+                )
+            )
+        bugs.append(
+            (
+                unscaled[j],
+                "the scores look unscaled: multiply each dot product by 1 / sqrt(head size)",
+            )
+        )
+        wants.append(Want(f"out[{j}]", expected, CLOSED, setup, bugs))
+    for key, g in _gradients(inputs).items():
+        wants.append(Want(key, g, NUMERIC, setup + ", loss = sum of weights * out"))
+    return judge_wants(
+        wants,
+        values,
+        hint="Build everything from Value operations so backward() reaches "
+        "q, the keys and the values.",
+    )

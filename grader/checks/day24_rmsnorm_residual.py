@@ -1,0 +1,189 @@
+"""Checks of exercises/day24_rmsnorm_residual.py: RMSNorm and the residual connection.
+
+Expected outputs and gradients are closed forms: y = x s with s = (mean(x^2) + eps)^-1/2,
+and d(sum_i w_i y_i)/dx_j = s w_j - s^3 x_j (w . x) / n; for the residual block
+out_i = x_i + tanh(a_i x_i + b x_(i+1)), the derivative of tanh. Likely bugs (a scale
+computed from .data, a fixed divisor, no eps, the square root instead of its inverse,
+a block without the residual) are recognised by the numbers they produce.
+"""
+
+import math
+
+from . import _lm
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day24_rmsnorm_residual.py"
+TITLE = "Day 24: RMSNorm and the residual connection"
+LESSON = "docs/lessons/day24_rmsnorm_residual.md"
+NEEDS_ENGINE = True
+
+
+def public_cases():
+    return [
+        case("rmsnorm", "the lesson's [3, 4]", x=[3.0, 4.0], w=[1.0, 0.0], eps=1e-5),
+        case(
+            "rmsnorm",
+            "four numbers, gradient of a weighted sum",
+            x=[0.5, -1.2, 2.0, 0.1],
+            w=[1.0, -2.0, 0.5, 3.0],
+            eps=1e-5,
+        ),
+        case(
+            "rmsnorm",
+            "a tiny vector: eps matters",
+            x=[0.001, -0.002, 0.0005],
+            w=[1.0, 1.0, -1.0],
+            eps=1e-5,
+        ),
+        case(
+            "rmsnorm",
+            "eps is an argument: eps = 0.5",
+            x=[1.0, -1.0, 0.5, 0.25],
+            w=[0.5, 1.0, -1.0, 2.0],
+            eps=0.5,
+        ),
+        case(
+            "residual",
+            "x + f(x) for three numbers",
+            x=[0.5, -1.0, 2.0],
+            a=[1.0, 0.5, -0.5],
+            b=0.3,
+            w=[1.0, 2.0, -1.0],
+        ),
+        case(
+            "residual",
+            "a block that outputs almost 0 passes x through",
+            x=[1.5, -0.5],
+            a=[0.0, 0.0],
+            b=0.0,
+            w=[1.0, -1.0],
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    def vec(n, spread=2.0):
+        return [round(rng.uniform(-spread, spread), 3) for _ in range(n)]
+
+    n = rng.choice([3, 5, 8])
+    return [
+        case("rmsnorm", "random vector", public=False, x=vec(n), w=vec(n), eps=1e-5),
+        case(
+            "residual",
+            "random block",
+            public=False,
+            x=vec(n),
+            a=vec(n, 1.0),
+            b=round(rng.uniform(-1, 1), 3),
+            w=vec(n),
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def block(x, a, b):
+    """The block f of the residual cases: f(x)_i = tanh(a_i x_i + b x_(i+1)), wrapping around."""
+    n = len(x)
+    return [(x[i] * a[i] + x[(i + 1) % n] * b).tanh() for i in range(n)]
+
+
+def run(module, case):
+    from engine import Value
+
+    inputs = case["inputs"]
+    x = [Value(v) for v in inputs["x"]]
+    if case["kind"] == "rmsnorm":
+        out = module.rmsnorm(x, eps=inputs["eps"])
+    else:
+        out = module.residual(x, lambda v: block(v, inputs["a"], inputs["b"]))
+    result = {"len(out)": float(len(out))}
+    result.update({f"out[{i}]": o.data for i, o in enumerate(out)})
+    loss = sum((w * o for w, o in zip(inputs["w"], out)), Value(0.0))
+    loss.backward()
+    result.update({f"x[{i}].grad": v.grad for i, v in enumerate(x)})
+    return result
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def _judge_rmsnorm(inputs, values):
+    x, w, eps = inputs["x"], inputs["w"], inputs["eps"]
+    n = len(x)
+    setup = f"x = {x}, eps = {eps}"
+    y = _lm.rmsnorm(x, eps)
+    ms = sum(v * v for v in x) / n
+    variants = [
+        (_lm.rmsnorm(x, 0.0), "eps is missing: add eps to the mean square before the root"),
+        (
+            [v * (ms + eps) ** 0.5 for v in x],
+            "this multiplies by the root mean square: the scale "
+            "is (mean_square + eps) ** -0.5, the INVERSE root",
+        ),
+        (_lm.rmsnorm(x, 1e-5), "eps is fixed: use the eps argument"),
+    ]
+    if n != 16:
+        variants.append(
+            (_lm.rmsnorm(x, eps, n=16), "the mean square is divided by 16: divide by len(x)")
+        )
+    wants = [Want("len(out)", float(n), CLOSED, setup)]
+    for i, e in enumerate(y):
+        bugs = [(b[i], advice) for b, advice in variants if abs(b[i] - e) > 1e-9 * max(1.0, abs(e))]
+        wants.append(Want(f"out[{i}]", e, CLOSED, setup, bugs))
+    s = (ms + eps) ** -0.5
+    detached = (
+        "the gradient misses the path through the scale: build the scale from Value "
+        "operations on x, not from .data"
+    )
+    for j, g in enumerate(_lm.rmsnorm_weighted_grad(x, w, eps)):
+        wants.append(
+            Want(
+                f"x[{j}].grad",
+                g,
+                CLOSED,
+                setup + f", loss = sum of {w} * out",
+                [(s * w[j], detached)] if abs(s * w[j] - g) > 1e-9 else [],
+            )
+        )
+    return judge_wants(wants, values)
+
+
+def _judge_residual(inputs, values):
+    x, a, b, w = inputs["x"], inputs["a"], inputs["b"], inputs["w"]
+    n = len(x)
+    setup = f"x = {x}, f(x)_i = tanh(a_i x_i + b x_(i+1)) with a = {a}, b = {b}"
+    t = [math.tanh(a[i] * x[i] + b * x[(i + 1) % n]) for i in range(n)]
+    wants = [Want("len(out)", float(n), CLOSED, setup)]
+    for i in range(n):
+        bugs = [(t[i], "this is f(x) alone: add the input, out_i = x_i + f(x)_i")]
+        if abs(t[i]) > 1e-9:
+            bugs.append((x[i], "this is x alone: add the block's output f(x)_i"))
+        wants.append(Want(f"out[{i}]", x[i] + t[i], CLOSED, setup, bugs))
+    # d/dx_j sum_i w_i (x_i + t_i): the direct road, and t_j and t_(j-1) depend on x_j
+    for j in range(n):
+        through_f = w[j] * a[j] * (1 - t[j] ** 2) + w[(j - 1) % n] * b * (1 - t[(j - 1) % n] ** 2)
+        wants.append(
+            Want(
+                f"x[{j}].grad",
+                w[j] + through_f,
+                CLOSED,
+                setup + f", loss = sum of {w} * out",
+                [
+                    (
+                        through_f,
+                        "the direct road is missing: x_i must be added as a Value "
+                        "so its gradient gets the 1 of the residual",
+                    )
+                ],
+            )
+        )
+    return judge_wants(wants, values)
+
+
+def judge(case, values):
+    if case["kind"] == "rmsnorm":
+        return _judge_rmsnorm(case["inputs"], values)
+    return _judge_residual(case["inputs"], values)

@@ -1,0 +1,265 @@
+"""Checks of exercises/day26_training_gpt.py: the schedule, an Adam step, a training step.
+
+The schedule and Adam have closed forms, computed here on floats. A training step is
+compared with the same step done by the course's package (engine.gpt's document_loss
+and engine.optim.Adam, trusted library code, not solutions/) on a small microGPT;
+likely bugs (no zero_grad, no decay, the rate set after the step) are recognised by
+replaying them the same way.
+"""
+
+import math
+
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day26_training_gpt.py"
+TITLE = "Day 26: training microGPT with Adam and a decaying learning rate"
+LESSON = "docs/lessons/day26_training_gpt.md"
+NEEDS_ENGINE = True
+
+SMALL = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 6}
+
+
+def public_cases():
+    return [
+        case("lr", "the first step gets the full rate", step=0, steps=1000, lr=0.01),
+        case("lr", "half way, half the rate", step=500, steps=1000, lr=0.01),
+        case("lr", "the last step gets lr / steps", step=999, steps=1000, lr=0.01),
+        case("lr", "a short run of 4 steps, step 3", step=3, steps=4, lr=0.2),
+        case(
+            "adam",
+            "the lesson's example: gradient 0.3, then -0.3",
+            data=[1.0],
+            grads=[[0.3], [-0.3]],
+            lr=0.01,
+            beta1=0.85,
+            beta2=0.99,
+        ),
+        case(
+            "adam",
+            "the first step is about lr for every size of gradient",
+            data=[0.5, -0.5, 2.0],
+            grads=[[0.3, -0.002, 50.0]],
+            lr=0.01,
+            beta1=0.85,
+            beta2=0.99,
+        ),
+        case(
+            "adam",
+            "three steps with the usual betas 0.9 and 0.999",
+            data=[0.1, 0.2],
+            grads=[[1.0, -0.5], [0.5, -0.5], [-0.25, 0.75]],
+            lr=0.05,
+            beta1=0.9,
+            beta2=0.999,
+        ),
+        case(
+            "train",
+            "two training steps on a small microGPT",
+            seed=1,
+            names=[[4, 0, 1, 2, 4], [4, 3, 3, 4]],
+            steps=4,
+            lr=0.01,
+        ),
+        case(
+            "train",
+            "three steps, the learning rate decays",
+            seed=2,
+            names=[[4, 1, 4], [4, 2, 0, 3, 1, 4], [4, 0, 4]],
+            steps=3,
+            lr=0.05,
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    n = rng.randint(2, 4)
+    names = [[4] + [rng.randrange(4) for _ in range(rng.randint(1, 4))] + [4] for _ in range(2)]
+    steps = rng.randint(10, 200)
+    return [
+        case(
+            "lr",
+            "a random step",
+            public=False,
+            step=rng.randrange(steps),
+            steps=steps,
+            lr=round(rng.uniform(0.001, 0.1), 4),
+        ),
+        case(
+            "adam",
+            "random gradients",
+            public=False,
+            data=[round(rng.uniform(-1, 1), 3) for _ in range(n)],
+            grads=[[round(rng.uniform(-2, 2), 3) for _ in range(n)] for _ in range(3)],
+            lr=0.01,
+            beta1=0.85,
+            beta2=0.99,
+        ),
+        case(
+            "train",
+            "random names",
+            public=False,
+            seed=rng.randint(0, 99),
+            names=names,
+            steps=len(names),
+            lr=0.02,
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def _picked(model):
+    """A few weights spread over the model, enough to see whether each update was right."""
+    p = model.parameters()
+    return [p[i] for i in range(0, len(p), max(1, len(p) // 12))]
+
+
+def run(module, case):
+    inputs = case["inputs"]
+    if case["kind"] == "lr":
+        return {"lr": module.lr_at(inputs["step"], inputs["steps"], inputs["lr"])}
+    if case["kind"] == "adam":
+        from engine import Value
+
+        params = [Value(x) for x in inputs["data"]]
+        m, v = [0.0] * len(params), [0.0] * len(params)
+        for step, grads in enumerate(inputs["grads"]):
+            for p, g in zip(params, grads):
+                p.grad = g
+            module.adam_step(params, m, v, step, inputs["lr"], inputs["beta1"], inputs["beta2"])
+        result = {f"p[{i}].data": p.data for i, p in enumerate(params)}
+        result.update({f"m[{i}]": x for i, x in enumerate(m)})
+        result.update({f"v[{i}]": x for i, x in enumerate(v)})
+        return result
+    from engine.gpt import GPTConfig, init_gpt, make_optimizer
+
+    model = init_gpt(GPTConfig(**SMALL), seed=inputs["seed"])
+    optimizer = make_optimizer(model, lr=inputs["lr"])
+    result = {}
+    for step, tokens in enumerate(inputs["names"]):
+        loss = module.train_step(
+            model, optimizer, list(tokens), step, inputs["steps"], inputs["lr"]
+        )
+        result[f"loss[{step}]"] = loss
+    result.update({f"weight[{i}]": p.data for i, p in enumerate(_picked(model))})
+    return result
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def _adam(data, grads, lr, beta1, beta2, eps=1e-8, correct=True, eps_inside=False):
+    data, m, v = list(data), [0.0] * len(data), [0.0] * len(data)
+    for step, gs in enumerate(grads):
+        for i, g in enumerate(gs):
+            m[i] = beta1 * m[i] + (1 - beta1) * g
+            v[i] = beta2 * v[i] + (1 - beta2) * g * g
+            m_hat = m[i] / (1 - beta1 ** (step + 1)) if correct else m[i]
+            v_hat = v[i] / (1 - beta2 ** (step + 1)) if correct else v[i]
+            root = math.sqrt(v_hat + eps) if eps_inside else math.sqrt(v_hat) + eps
+            data[i] -= lr * m_hat / root
+    return data, m, v
+
+
+def _judge_adam(inputs, values):
+    args = (inputs["data"], inputs["grads"], inputs["lr"], inputs["beta1"], inputs["beta2"])
+    data, m, v = _adam(*args)
+    uncorrected = _adam(*args, correct=False)[0]
+    setup = f"data = {inputs['data']}, gradients per step = {inputs['grads']}, lr = {inputs['lr']}"
+    wants = []
+    for i in range(len(data)):
+        bugs = [
+            (
+                uncorrected[i],
+                "no bias correction: divide m by (1 - beta1 ** (step + 1)) and "
+                "v by (1 - beta2 ** (step + 1))",
+            ),
+            (
+                inputs["data"][i],
+                "the parameters did not move: p.data -= lr * m_hat / (sqrt(v_hat) + eps)",
+            ),
+        ]
+        wants.append(Want(f"p[{i}].data", data[i], CLOSED, setup, bugs))
+    for i in range(len(data)):
+        stale = [
+            (0.0, "m and v must be updated in place (m[i] = ...), so the next step reads them")
+        ]
+        wants.append(Want(f"m[{i}]", m[i], CLOSED, setup, stale))
+        wants.append(Want(f"v[{i}]", v[i], CLOSED, setup, stale))
+    return judge_wants(wants, values)
+
+
+def _replay(inputs, bug=None):
+    """The training steps done with engine.gpt and engine.optim.Adam; `bug` replays a mistake."""
+    from engine.gpt import GPTConfig, document_loss, init_gpt, make_optimizer
+
+    model = init_gpt(GPTConfig(**SMALL), seed=inputs["seed"])
+    optimizer = make_optimizer(model, lr=inputs["lr"])
+    values = {}
+    for step, tokens in enumerate(inputs["names"]):
+        rate = inputs["lr"] * (1 - step / inputs["steps"])
+        if bug != "no_zero_grad":
+            optimizer.zero_grad()
+        loss = document_loss(model, list(tokens))
+        loss.backward()
+        if bug == "zero_after_backward":
+            optimizer.zero_grad()
+        if bug == "no_decay":
+            rate = inputs["lr"]
+        if bug == "lr_after_step":
+            rate = inputs["lr"] * (1 - (step - 1) / inputs["steps"]) if step else inputs["lr"]
+        optimizer.lr = rate
+        optimizer.step()
+        values[f"loss[{step}]"] = loss.data
+    values.update({f"weight[{i}]": p.data for i, p in enumerate(_picked(model))})
+    return values
+
+
+BUGS = {
+    "no_zero_grad": "the gradients of the previous step leaked in: call optimizer.zero_grad() "
+    "before loss.backward()",
+    "zero_after_backward": "the gradients were zeroed after backward(), so Adam saw none: zero "
+    "them BEFORE loss.backward()",
+    "no_decay": "the learning rate did not decay: set optimizer.lr = lr_at(step, steps, lr) "
+    "at every step",
+    "lr_after_step": "each update used the previous step's rate: set optimizer.lr BEFORE "
+    "optimizer.step()",
+}
+
+
+def _judge_train(inputs, values):
+    expected = _replay(inputs)
+    variants = {bug: _replay(inputs, bug) for bug in BUGS}
+    setup = f"{len(inputs['names'])} steps of {inputs['steps']}, lr = {inputs['lr']}"
+    wants = []
+    for key, e in expected.items():
+        bugs = [(variants[b][key], BUGS[b]) for b in BUGS if abs(variants[b][key] - e) > 1e-9]
+        wants.append(Want(key, e, CLOSED, setup, bugs))
+    return judge_wants(
+        wants,
+        values,
+        hint="Zero the gradients, loss, backward, set the rate, step; return loss.data.",
+    )
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    if case["kind"] == "lr":
+        step, steps, lr = inputs["step"], inputs["steps"], inputs["lr"]
+        setup = f"step {step} of {steps}, lr = {lr}"
+        bugs = [
+            (
+                lr * (1 - (step + 1) / steps),
+                "off by one: step counts from 0, so step 0 gets the full rate",
+            ),
+            (
+                lr * step / steps,
+                "the rate grows: it should fall from lr towards 0, lr * (1 - step / steps)",
+            ),
+        ]
+        return judge_wants([Want("lr", lr * (1 - step / steps), CLOSED, setup, bugs)], values)
+    if case["kind"] == "adam":
+        return _judge_adam(inputs, values)
+    return _judge_train(inputs, values)

@@ -1,0 +1,233 @@
+"""Checks of exercises/day27_sampling.py: temperature, drawing, greedy choice, a whole name.
+
+Sampling has no gradients: expected values are closed forms (softmax of z / T), the
+cumulative-sum rule, and a float replay of the sampling loop with the same scripted
+random numbers. Likely bugs (multiplying by T, `<=` at a slice boundary, the last of
+equal maxima, BOS kept in the name, no stop at the block's end) are recognised.
+"""
+
+from . import _lm
+from ._kit import CLOSED, EXACT, Want, case
+from ._kit import judge as judge_wants
+
+EXERCISE = "day27_sampling.py"
+TITLE = "Day 27: sampling with temperature"
+LESSON = "docs/lessons/day27_sampling.md"
+NEEDS_ENGINE = False
+
+# Bigram logits over 4 symbols, BOS = 3, and a per-position shift so that `pos` matters.
+TABLE = [[0.0, 2.0, 1.0, 0.5], [1.0, 0.0, 2.0, 1.5], [2.0, 1.0, -1.0, 0.0], [1.0, 1.5, 0.5, -2.0]]
+
+
+def _shift(block_size, end=0.4):
+    """Position pos adds pos * end to the logit of BOS: later positions end names more often."""
+    return [[0.0, 0.0, 0.0, pos * end] for pos in range(block_size)]
+
+
+def public_cases():
+    z = [2.0, 1.0, 0.0]
+    return [
+        case("probs", "the lesson's table at T = 1", z=z, T=1.0),
+        case("probs", "T = 0.5 sharpens", z=z, T=0.5),
+        case("probs", "T = 2 flattens", z=z, T=2.0),
+        case("probs", "large logits at a small temperature", z=[100.0, 99.0, 50.0], T=0.1),
+        case("draw", "the lesson's spin: u = 0.7 at T = 1", probs=_lm.softmax(z), u=0.7),
+        case("draw", "u below the first slice", probs=[0.25, 0.25, 0.5], u=0.0),
+        case(
+            "draw",
+            "u exactly on a boundary belongs to the next slice",
+            probs=[0.25, 0.25, 0.5],
+            u=0.25,
+        ),
+        case("next", "temperature 0 is the argmax", z=[0.5, 3.0, -1.0, 2.0], T=0.0, u=0.99),
+        case(
+            "next", "temperature 0 takes the first of equal maxima", z=[0.5, 3.0, 3.0], T=0.0, u=0.0
+        ),
+        case("next", "temperature 0.5, u = 0.7", z=z, T=0.5, u=0.7),
+        case(
+            "sample",
+            "a name that ends with BOS",
+            table=TABLE,
+            shift=_shift(6),
+            bos=3,
+            block_size=6,
+            T=1.0,
+            us=[0.5, 0.3, 0.8, 0.2, 0.95, 0.5],
+        ),
+        case(
+            "sample",
+            "greedy: the same name every time",
+            table=TABLE,
+            shift=_shift(8),
+            bos=3,
+            block_size=8,
+            T=0.0,
+            us=[0.5] * 8,
+        ),
+        case(
+            "sample",
+            "the block ends the name",
+            table=TABLE,
+            shift=_shift(3, 0.0),
+            bos=3,
+            block_size=3,
+            T=1.0,
+            us=[0.1, 0.1, 0.1],
+        ),
+    ]
+
+
+def hidden_cases(rng):
+    z = [round(rng.uniform(-3, 3), 3) for _ in range(rng.randint(3, 7))]
+    size = rng.randint(4, 9)
+    return [
+        case(
+            "probs",
+            "random logits and temperature",
+            public=False,
+            z=z,
+            T=round(rng.uniform(0.2, 3.0), 3),
+        ),
+        case("draw", "a random spin", public=False, probs=_lm.softmax(z), u=round(rng.random(), 4)),
+        case(
+            "next",
+            "a random draw",
+            public=False,
+            z=z,
+            T=round(rng.uniform(0.3, 2.0), 3),
+            u=round(rng.random(), 4),
+        ),
+        case(
+            "sample",
+            "a random name",
+            public=False,
+            table=TABLE,
+            shift=_shift(size),
+            bos=3,
+            block_size=size,
+            T=round(rng.uniform(0.5, 1.5), 2),
+            us=[round(rng.random(), 4) for _ in range(size)],
+        ),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+class Script:
+    """A stand-in for random.Random whose random() returns the case's numbers in order."""
+
+    def __init__(self, us):
+        self.us, self.calls = list(us), 0
+
+    def random(self):
+        if self.calls >= len(self.us):
+            raise RuntimeError("rng.random() was called more often than tokens were drawn")
+        self.calls += 1
+        return self.us[self.calls - 1]
+
+
+def run(module, case):
+    inputs, kind = case["inputs"], case["kind"]
+    if kind == "probs":
+        p = module.probabilities(list(inputs["z"]), inputs["T"])
+        return {"len(p)": len(p), **{f"p[{i}]": x for i, x in enumerate(p)}}
+    if kind == "draw":
+        return {"index": module.draw(list(inputs["probs"]), inputs["u"])}
+    if kind == "next":
+        return {"token": module.next_token(list(inputs["z"]), inputs["T"], inputs["u"])}
+    table, shift = inputs["table"], inputs["shift"]
+
+    def next_logits(token, pos):
+        return [a + b for a, b in zip(table[token], shift[pos])]
+
+    ids = module.sample_tokens(
+        next_logits, inputs["bos"], inputs["block_size"], inputs["T"], Script(inputs["us"])
+    )
+    return {"len(name)": len(ids), **{f"name[{i}]": t for i, t in enumerate(ids)}}
+
+
+# -- trusted side -----------------------------------------------------------------------
+
+
+def _draw(probs, u, inclusive=False):
+    total = 0.0
+    for i, p in enumerate(probs):
+        total += p
+        if u < total or (inclusive and u == total):
+            return i
+    return len(probs) - 1
+
+
+def _next(z, T, u):
+    if T == 0:
+        return z.index(max(z))
+    return _draw(_lm.softmax([x / T for x in z]), u)
+
+
+def _sample(inputs, keep_bos=False):
+    table, shift, bos = inputs["table"], inputs["shift"], inputs["bos"]
+    token, ids, us = bos, [], iter(inputs["us"])
+    for pos in range(inputs["block_size"]):
+        token = _next([a + b for a, b in zip(table[token], shift[pos])], inputs["T"], next(us))
+        if token == bos:
+            return ids + [bos] if keep_bos else ids
+        ids.append(token)
+    return ids
+
+
+def judge(case, values):
+    inputs, kind = case["inputs"], case["kind"]
+    if kind == "probs":
+        z, T = inputs["z"], inputs["T"]
+        setup = f"logits = {z}, temperature = {T}"
+        p = _lm.softmax([x / T for x in z])
+        times = _lm.softmax([x * T for x in z])
+        wants = [Want("len(p)", float(len(z)), EXACT, setup)]
+        for i, e in enumerate(p):
+            bugs = [(times[i], "this multiplies the logits by the temperature: divide them by it")]
+            wants.append(
+                Want(f"p[{i}]", e, CLOSED, setup, bugs if abs(times[i] - e) > 1e-9 else [])
+            )
+        return judge_wants(wants, values)
+    if kind == "draw":
+        probs, u = inputs["probs"], inputs["u"]
+        setup = f"probs = {[round(p, 6) for p in probs]}, u = {u}"
+        inclusive = _draw(probs, u, inclusive=True)
+        bugs = (
+            [
+                (
+                    float(inclusive),
+                    "u equal to a cumulative sum belongs to the NEXT slice: "
+                    "use u < cumulative, not <=",
+                )
+            ]
+            if inclusive != _draw(probs, u)
+            else []
+        )
+        return judge_wants([Want("index", float(_draw(probs, u)), EXACT, setup, bugs)], values)
+    if kind == "next":
+        z, T, u = inputs["z"], inputs["T"], inputs["u"]
+        setup = f"logits = {z}, temperature = {T}, u = {u}"
+        bugs = []
+        if T == 0:
+            last = len(z) - 1 - z[::-1].index(max(z))
+            if last != z.index(max(z)):
+                bugs.append(
+                    (float(last), "with equal maxima take the FIRST index of the largest logit")
+                )
+        return judge_wants([Want("token", float(_next(z, T, u)), EXACT, setup, bugs)], values)
+    ids = _sample(inputs)
+    with_bos = _sample(inputs, keep_bos=True)
+    setup = (
+        f"bigram logits with BOS = {inputs['bos']}, block_size = {inputs['block_size']}, "
+        f"temperature = {inputs['T']}, u = {inputs['us']}"
+    )
+    length_bugs = []
+    if len(with_bos) != len(ids):
+        length_bugs.append(
+            (float(len(with_bos)), "BOS ended up in the name: stop at BOS without appending it")
+        )
+    wants = [Want("len(name)", float(len(ids)), EXACT, setup, length_bugs)]
+    wants += [Want(f"name[{i}]", float(t), EXACT, setup) for i, t in enumerate(ids)]
+    return judge_wants(wants, values, hint="Feed each picked token back in with its position.")

@@ -1,0 +1,124 @@
+"""Checks of exercises/day28_kv_cache.py: logits with and without a KV cache.
+
+The expected logits come from the float model of the day-25 checks (the formulas, on
+floats); the number of `gpt` calls from n (n + 1) / 2 and n. The child counts the calls by
+wrapping the `gpt` the learner's module imported.
+"""
+
+import random
+
+from ._kit import CLOSED, EXACT, Want, case
+from ._kit import judge as judge_wants
+from .day25_microgpt import _weights, forward
+
+EXERCISE = "day28_kv_cache.py"
+TITLE = "Day 28: the KV cache"
+LESSON = "docs/lessons/day28_kv_cache.md"
+NEEDS_ENGINE = True
+
+CONFIG = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 8}
+
+
+def _case(kind, name, seed, tokens, public=True):
+    return case(
+        kind,
+        name,
+        public=public,
+        config=CONFIG,
+        params=_weights(random.Random(seed), CONFIG),
+        tokens=tokens,
+    )
+
+
+def public_cases():
+    return [
+        _case("without", "without a cache: the logits of every position", 5, [4, 1, 2, 2]),
+        _case("with", "with a cache: the same logits, one gpt call per position", 5, [4, 1, 2, 2]),
+        _case(
+            "without",
+            "without a cache, a longer sequence: n (n + 1) / 2 calls",
+            6,
+            [4, 0, 3, 3, 1, 2],
+        ),
+        _case("with", "with a cache, a longer sequence: n calls", 6, [4, 0, 3, 3, 1, 2]),
+    ]
+
+
+def hidden_cases(rng):
+    tokens = [4] + [rng.randrange(4) for _ in range(rng.randint(2, 6))]
+    seed = rng.randrange(10**6)
+    return [
+        _case("without", "a random sequence without a cache", seed, tokens, public=False),
+        _case("with", "a random sequence with a cache", seed, tokens, public=False),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    from engine import Value
+    from engine.gpt import GPT, GPTConfig
+    from engine.gpt import gpt as engine_gpt
+
+    inputs = case["inputs"]
+    model = GPT(
+        GPTConfig(**inputs["config"]),
+        {k: [[Value(x) for x in row] for row in m] for k, m in inputs["params"].items()},
+    )
+    calls = [0]
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return engine_gpt(*args, **kwargs)
+
+    module.gpt = counted
+    try:
+        fn = module.logits_without_cache if case["kind"] == "without" else module.logits_with_cache
+        out = fn(model, inputs["tokens"])
+    finally:
+        module.gpt = engine_gpt
+    result = {"positions returned": float(len(out)), "calls of gpt": float(calls[0])}
+    for pos, row in enumerate(out):
+        for j, z in enumerate(row):
+            result[f"position {pos}: logit {j}"] = z.data
+    return result
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    tokens = inputs["tokens"]
+    n = len(tokens)
+    setup = f"tokens {tokens}"
+    # forward() predicts tokens[1:], so give it one extra token to get a logit row for every position
+    logits, _ = forward(inputs["config"], inputs["params"], tokens + [0])
+    cached = case["kind"] == "with"
+    expected_calls = float(n if cached else n * (n + 1) // 2)
+    other = float(n * (n + 1) // 2 if cached else n)
+    advice = (
+        "gpt ran once per position: a fresh cache per position means running positions "
+        "0..t again every time"
+        if not cached
+        else "gpt ran for the whole prefix at every position: make one cache before the loop "
+        "and run each position once"
+    )
+    wants = [
+        Want("positions returned", float(n), EXACT, setup),
+        Want(
+            "calls of gpt",
+            expected_calls,
+            EXACT,
+            setup,
+            [
+                (other, advice),
+                (0.0, "gpt was not called through the name imported in the exercise file"),
+            ],
+        ),
+    ]
+    for pos, row in enumerate(logits):
+        for j, z in enumerate(row):
+            wants.append(Want(f"position {pos}: logit {j}", z, CLOSED, setup))
+    return judge_wants(wants, values)

@@ -1,0 +1,133 @@
+"""Checks of exercises/day30_your_gpt.py: held-out loss, perplexity, bits per character.
+
+Expected losses come from the float model of the day-25 checks; perplexity and bits from
+their closed forms, e^L and L / log 2.
+"""
+
+import math
+import random
+
+from ._kit import CLOSED, Want, case
+from ._kit import judge as judge_wants
+from .day25_microgpt import _weights, forward
+
+EXERCISE = "day30_your_gpt.py"
+TITLE = "Day 30: measuring your GPT"
+LESSON = "docs/lessons/day30_your_gpt.md"
+NEEDS_ENGINE = True
+
+CONFIG = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 8}
+
+
+def _loss_case(name, seed, docs, public=True):
+    return case(
+        "loss",
+        name,
+        public=public,
+        config=CONFIG,
+        params=_weights(random.Random(seed), CONFIG),
+        docs=docs,
+    )
+
+
+def public_cases():
+    return [
+        _loss_case("the loss of one name", 7, [[4, 1, 2, 4]]),
+        _loss_case(
+            "names of different lengths: average per predicted token",
+            8,
+            [[4, 0, 4], [4, 1, 3, 3, 2, 0, 4]],
+        ),
+        case(
+            "measures", "perplexity and bits of log 27 (uniform over 27 symbols)", loss=math.log(27)
+        ),
+        case("measures", "perplexity and bits of a loss of 2.25", loss=2.25),
+    ]
+
+
+def hidden_cases(rng):
+    docs = [[4] + [rng.randrange(4) for _ in range(rng.randint(1, 6))] + [4] for _ in range(3)]
+    return [
+        _loss_case("three random names", rng.randrange(10**6), docs, public=False),
+        case("measures", "a random loss", public=False, loss=round(rng.uniform(0.5, 4.0), 4)),
+    ]
+
+
+# -- child side ------------------------------------------------------------------------
+
+
+def run(module, case):
+    inputs = case["inputs"]
+    if case["kind"] == "measures":
+        loss = inputs["loss"]
+        return {
+            "perplexity": module.perplexity(loss),
+            "bits per character": module.bits_per_character(loss),
+        }
+    from engine import Value
+    from engine.gpt import GPT, GPTConfig
+
+    model = GPT(
+        GPTConfig(**inputs["config"]),
+        {k: [[Value(x) for x in row] for row in m] for k, m in inputs["params"].items()},
+    )
+    return {"held-out loss": module.held_out_loss(model, inputs["docs"])}
+
+
+# -- trusted side ----------------------------------------------------------------------
+
+
+def judge(case, values):
+    inputs = case["inputs"]
+    if case["kind"] == "measures":
+        loss = inputs["loss"]
+        setup = f"loss = {loss}"
+        return judge_wants(
+            [
+                Want(
+                    "perplexity",
+                    math.exp(loss),
+                    CLOSED,
+                    setup,
+                    [
+                        (
+                            2.0**loss,
+                            "perplexity uses e, the base of the natural log the loss is in: math.exp(loss)",
+                        )
+                    ],
+                ),
+                Want(
+                    "bits per character",
+                    loss / math.log(2),
+                    CLOSED,
+                    setup,
+                    [(loss * math.log(2), "divide by log 2, do not multiply")],
+                ),
+            ],
+            values,
+        )
+    cfg, p, docs = inputs["config"], inputs["params"], inputs["docs"]
+    per_name = [forward(cfg, p, tokens)[1] for tokens in docs]
+    counts = [len(tokens) - 1 for tokens in docs]
+    expected = sum(loss * c for loss, c in zip(per_name, counts)) / sum(counts)
+    setup = f"{len(docs)} name(s): {docs}"
+    bugs = []
+    if len(docs) > 1:
+        bugs.append(
+            (
+                sum(per_name) / len(per_name),
+                "this is the mean of each name's mean: divide "
+                "the sum over all predictions by the number of predictions instead",
+            )
+        )
+    bugs.append(
+        (
+            sum(loss * c for loss, c in zip(per_name, counts)),
+            "this is the total: divide by the number of predicted tokens",
+        )
+    )
+    return judge_wants(
+        [Want("held-out loss", expected, CLOSED, setup, bugs)],
+        values,
+        hint="Use a fresh KV cache for every name.",
+    )

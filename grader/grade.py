@@ -1,0 +1,102 @@
+"""Grade one submission: every case of every exercise in its own sandboxed child.
+
+The trusted side draws the cases (hidden ones afresh from a secret seed), sends each to
+a child, and judges the numbers that come back. Learner code is never imported here.
+"""
+
+import hashlib
+import random
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from .checks import EXERCISES, check_module, judge_outcome
+
+BUDGET_SECONDS = 50.0  # a submission that hangs everywhere still finishes within a minute:
+# no case starts after the budget is spent, and none runs past it (plus half a second)
+HANGS_BEFORE_SKIP = 2  # after this many timeouts, the rest of that exercise is not run
+WORKERS = 2
+
+
+def submission_hash(files):
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return digest.hexdigest()
+
+
+def plan(exercises, seed):
+    """[(exercise, case), ...]: public cases, then hidden cases drawn from `seed`."""
+    rng = random.Random(seed)
+    jobs = []
+    for exercise in exercises:
+        check = check_module(exercise)
+        for case in check.public_cases() + check.hidden_cases(rng):
+            jobs.append((exercise, case))
+    return jobs
+
+
+def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS):
+    """Grade `files` ({exercise file name: bytes}); return the results as a plain dict.
+
+    Exercises missing from `files` score 0 with a message; `exercises` limits the run.
+    """
+    started = time.monotonic()
+    exercises = list(exercises or EXERCISES)
+    seed = secrets.randbits(64) if seed is None else seed
+    jobs = plan(exercises, seed)
+    hangs = {exercise: 0 for exercise in exercises}
+    lock = threading.Lock()
+
+    def run(job):
+        exercise, case = job
+        if exercise not in files:
+            return {"failure": f"{exercise} is not in the submission."}
+        with lock:
+            skip = hangs[exercise] >= HANGS_BEFORE_SKIP
+        if skip:
+            return {"failure": "not run: earlier cases of this exercise never finished."}
+        left = started + budget - time.monotonic()
+        if left <= 0:
+            return {"failure": f"not run: grading took longer than {budget:g} s in total."}
+        check = check_module(exercise)
+        # No case may run past the budget, whatever its own limit.
+        wall = min(
+            getattr(check, "WALL_SECONDS", None) or sandbox.limits.wall_seconds, max(left, 0.5)
+        )
+        result = sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE, wall)
+        if result.get("timeout"):
+            with lock:
+                hangs[exercise] += 1
+        return result
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(run, jobs))
+    # Every child is dead here: Sandbox.run kills and reaps each before it returns.
+
+    tests = []
+    for (exercise, case), result in zip(jobs, results):
+        check = check_module(exercise)
+        if "outcome" in result:
+            passed, message = judge_outcome(check, case, result["outcome"], exercise)
+        else:
+            passed, message = False, result["failure"]
+        tests.append(
+            {
+                "exercise": exercise,
+                "name": case["name"],
+                "public": case["public"],
+                "passed": passed,
+                "message": message,
+                "seconds": round(result.get("seconds", 0.0), 4),
+            }
+        )
+    return {
+        "tests": tests,
+        "exercises": exercises,
+        "seed": seed,
+        "isolation": sandbox.description,
+        "sha256": submission_hash(files),
+        "seconds": round(time.monotonic() - started, 3),
+    }

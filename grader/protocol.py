@@ -1,0 +1,92 @@
+"""The messages between the trusted grader and a child: JSON only, checked strictly.
+
+Nothing from a child is trusted: the result must be exactly one JSON line carrying the
+nonce of this run, and every number in it an exact float (JSON true/false, integers,
+strings or nested objects where numbers belong are rejected). Nothing is unpickled.
+"""
+
+import hmac
+import json
+import math
+
+MAX_KEYS = 500
+MAX_TEXT = 400
+
+
+class ProtocolError(ValueError):
+    """The child's report is missing, forged or malformed."""
+
+
+def encode_request(request):
+    return json.dumps(request, allow_nan=False).encode()
+
+
+def _constant(name):
+    # NaN and +-Infinity are wrong answers, not protocol errors: the judge fails them.
+    return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[name]
+
+
+def _no_duplicates(pairs):
+    result = {}
+    for key, value in pairs:
+        if key in result:
+            raise ProtocolError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def decode_result(data, nonce):
+    """The outcome inside one result line, or ProtocolError saying what was wrong."""
+    if not data:
+        raise ProtocolError("no result")
+    if data.count(b"\n") != 1 or not data.endswith(b"\n"):
+        raise ProtocolError("expected exactly one line")
+    try:
+        message = json.loads(
+            data.decode("utf-8"), parse_constant=_constant, object_pairs_hook=_no_duplicates
+        )
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError(f"not JSON: {str(exc)[:80]}") from None
+    if type(message) is not dict or set(message) != {"nonce", "outcome"}:
+        raise ProtocolError("unexpected fields")
+    if type(message["nonce"]) is not str or not hmac.compare_digest(message["nonce"], nonce):
+        raise ProtocolError("wrong nonce")
+    return _outcome(message["outcome"])
+
+
+def _text(value, what):
+    if type(value) is not str:
+        raise ProtocolError(f"{what} is not a string")
+    return value[:MAX_TEXT]
+
+
+def _outcome(outcome):
+    if type(outcome) is not dict:
+        raise ProtocolError("outcome is not an object")
+    if set(outcome) == {"error"}:
+        error = outcome["error"]
+        if type(error) is not dict or set(error) != {"type", "message", "line"}:
+            raise ProtocolError("malformed error")
+        if type(error["line"]) is not int or not 0 <= error["line"] < 10**7:
+            raise ProtocolError("malformed line number")
+        return {
+            "error": {
+                "type": _text(error["type"], "error type"),
+                "message": _text(error["message"], "error message"),
+                "line": error["line"],
+            }
+        }
+    if set(outcome) != {"values", "invalid"}:
+        raise ProtocolError("unexpected outcome fields")
+    values, invalid = outcome["values"], outcome["invalid"]
+    if type(values) is not dict or type(invalid) is not dict:
+        raise ProtocolError("values are not an object")
+    if len(values) + len(invalid) > MAX_KEYS:
+        raise ProtocolError("too many values")
+    clean = {}
+    for key, value in values.items():
+        if type(value) is not float:
+            raise ProtocolError(f"{key[:40]!r} is not a float")
+        clean[_text(key, "key")] = value
+    reasons = {_text(k, "key"): _text(v, "reason") for k, v in invalid.items()}
+    return {"values": clean, "invalid": reasons}

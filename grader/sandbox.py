@@ -1,0 +1,406 @@
+"""Run one case of learner code in a fresh, isolated child process.
+
+Isolation levels, strongest first (`detect()` picks the best that works here):
+
+  bwrap    bubblewrap: new user, pid, network, ipc and uts namespaces; a read-only view
+           of the system's /usr and the Python installation only; the code is copied
+           into a size-capped tmpfs (the course tree, solutions/ and grader/ are not
+           there); seccomp forbids new processes and sockets.
+  uid      no bubblewrap: a separate uid (nobody) plus rlimits and the seccomp filter.
+  process  neither: rlimits and the seccomp filter only (the weakest; reported as such).
+
+Every level: inputs on stdin, one JSON line back on a private pipe tagged with a fresh
+nonce, CPU / memory / file-size / process rlimits, a wall-clock kill of the whole
+process group, and caps on everything read back.
+"""
+
+import math
+import os
+import platform
+import secrets
+import selectors
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import protocol
+
+GRADER = Path(__file__).resolve().parent
+CHECKS = GRADER / "checks"
+HARNESS = GRADER / "child.py"
+NOBODY = 65534
+
+
+@dataclass(frozen=True)
+class Limits:
+    wall_seconds: float = 3.0
+    cpu_seconds: int = 3
+    memory_bytes: int = 512 * 2**20
+    file_bytes: int = 2**20
+    processes: int = 16
+    tmpfs_bytes: int = 16 * 2**20
+    output_kept: int = 4096  # bytes of stdout/stderr kept for the report
+    output_max: int = 2**20  # more than this on stdout + stderr kills the child
+    message_max: int = 2**16  # the result line
+
+
+def engine_dir():
+    import engine  # trusted: the course's own package
+
+    return Path(engine.__file__).resolve().parent
+
+
+def _package_files(folder, prefix):
+    return {f"{prefix}/{p.name}": p.read_bytes() for p in sorted(folder.glob("*.py"))}
+
+
+def staged_files(exercise, source, needs_engine):
+    """Every file the child gets, as {relative path: bytes}: nothing else is visible."""
+    files = {"child.py": HARNESS.read_bytes(), exercise: source}
+    files.update(_package_files(CHECKS, "checks"))
+    if needs_engine:
+        files.update(_package_files(engine_dir(), "engine"))
+    return files
+
+
+# -- seccomp: no new processes, no sockets ------------------------------------------------
+
+_ARCH = {
+    # machine: (AUDIT_ARCH, syscalls denied with EPERM)
+    "x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58, "clone3": 435, "socket": 41}),
+    "aarch64": (0xC00000B7, {"clone": 220, "clone3": 435, "socket": 198}),
+}
+
+
+def seccomp_filter():
+    """A classic-BPF seccomp program for this machine, or None where none is known."""
+    arch = _ARCH.get(platform.machine())
+    if arch is None:
+        return None
+    audit_arch, calls = arch
+    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+    allow, eperm, kill = 0x7FFF0000, 0x00050001, 0x80000000
+    numbers = sorted(calls.values())
+    n = len(numbers)
+    # 0 ld arch; 1 jeq arch; 2 ld nr; 3 jge x32; 4..4+n-1 jeq nr; allow; eperm; kill
+    prog = [(ld, 0, 0, 4), (jeq, 0, n + 4, audit_arch), (ld, 0, 0, 0), (jge, n + 1, 0, 0x40000000)]
+    for i, nr in enumerate(numbers):
+        prog.append((jeq, n - i, 0, nr))
+    prog += [(ret, 0, 0, allow), (ret, 0, 0, eperm), (ret, 0, 0, kill)]
+    return b"".join(struct.pack("HBBI", *ins) for ins in prog)
+
+
+# -- choosing the isolation level ------------------------------------------------------
+
+
+def _interpreter():
+    return os.path.realpath(sys.executable)
+
+
+def _bind_roots():
+    """Read-only system paths the interpreter needs inside bubblewrap."""
+    roots = ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin"]
+    prefix = os.path.realpath(sys.base_prefix)
+    exe_dir = os.path.dirname(_interpreter())
+    for extra in (prefix, exe_dir):
+        if not any(extra == r or extra.startswith(r + "/") for r in roots):
+            roots.append(extra)
+    return roots
+
+
+def _hidden_paths(roots):
+    """Course folders that lie under a bound root: covered with an empty tmpfs."""
+    course = GRADER.parent
+    return [
+        str(course)
+        for r in roots
+        if str(course) == r or str(course).startswith(r.rstrip("/") + "/")
+    ][:1]
+
+
+class Sandbox:
+    """Runs cases at one isolation level with one set of limits."""
+
+    def __init__(self, level, limits=Limits()):
+        if level not in ("bwrap", "uid", "process"):
+            raise ValueError(f"unknown isolation level {level!r}: use bwrap, uid or process")
+        self.level = level
+        self.limits = limits
+        self.seccomp = seccomp_filter()
+
+    @property
+    def description(self):
+        return self.level + ("+seccomp" if self.seccomp else "")
+
+    # -- one case ------------------------------------------------------------------------
+
+    def run(self, exercise, source, case, needs_engine, wall_seconds=None):
+        """Run `case`; return {"outcome": {...}} or {"failure": "message for the learner"}.
+
+        `wall_seconds` overrides the wall-clock limit (an exercise with heavier cases).
+        """
+        wall = wall_seconds or self.limits.wall_seconds
+        files = staged_files(exercise, source, needs_engine)
+        nonce = secrets.token_hex(16)
+        read_end, write_end = os.pipe()
+        cleanup = [read_end]
+        owned = [write_end]  # closed exactly once: by _execute once the child has it, else here
+        try:
+            if self.level == "bwrap":
+                argv, pass_fds, cwd, user = self._bwrap_argv(files, cleanup)
+            else:
+                argv, pass_fds, cwd, user = self._plain_argv(files, cleanup)
+            request = {
+                "fd": write_end,
+                "nonce": nonce,
+                "exercise": exercise,
+                "case": case,
+                "limits": {
+                    "cpu_seconds": max(self.limits.cpu_seconds, math.ceil(wall)),
+                    "memory_bytes": self.limits.memory_bytes,
+                    "file_bytes": self.limits.file_bytes,
+                    "processes": self.limits.processes,
+                },
+                # bubblewrap loads the filter itself; elsewhere the harness does
+                "seccomp": self.seccomp.hex() if self.seccomp and self.level != "bwrap" else None,
+            }
+            return self._execute(
+                argv, pass_fds + [write_end], cwd, user, request, read_end, owned, nonce, wall
+            )
+        finally:
+            if owned:
+                os.close(owned.pop())
+            for item in cleanup:
+                if isinstance(item, int):
+                    os.close(item)
+                else:
+                    shutil.rmtree(item, ignore_errors=True)
+
+    def _bwrap_argv(self, files, cleanup):
+        roots = _bind_roots()
+        argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+        argv += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
+        if os.geteuid() == 0:
+            argv += ["--cap-drop", "ALL"]
+        for root in roots:
+            argv += ["--ro-bind-try", root, root]
+        for hidden in _hidden_paths(roots):
+            argv += ["--tmpfs", hidden]
+        argv += ["--dev", "/dev", "--size", str(self.limits.tmpfs_bytes), "--tmpfs", "/tmp"]
+        argv += ["--size", str(self.limits.tmpfs_bytes), "--tmpfs", "/sandbox"]
+        pass_fds = []
+        for directory in sorted({str(Path(name).parent) for name in files} - {"."}):
+            argv += ["--dir", f"/sandbox/{directory}"]
+        for name, data in files.items():
+            fd = os.memfd_create("grader-file")
+            cleanup.append(fd)
+            os.write(fd, data)
+            os.lseek(fd, 0, os.SEEK_SET)
+            pass_fds.append(fd)
+            argv += ["--perms", "0444", "--file", str(fd), f"/sandbox/{name}"]
+        if self.seccomp:
+            fd = os.memfd_create("grader-seccomp")
+            cleanup.append(fd)
+            os.write(fd, self.seccomp)
+            os.lseek(fd, 0, os.SEEK_SET)
+            pass_fds.append(fd)
+            argv += ["--seccomp", str(fd)]
+        argv += ["--chdir", "/sandbox", "--", _interpreter(), "-I", "-S", "-B", "/sandbox/child.py"]
+        return argv, pass_fds, None, None
+
+    def _plain_argv(self, files, cleanup):
+        workdir = tempfile.mkdtemp(prefix="grader-case-")
+        cleanup.append(workdir)
+        for name, data in files.items():
+            path = Path(workdir, name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        user = None
+        if self.level == "uid":
+            for path in [Path(workdir), *Path(workdir).rglob("*")]:
+                os.chown(path, NOBODY, NOBODY)
+            user = NOBODY
+        argv = [_interpreter(), "-I", "-S", "-B", str(Path(workdir, "child.py"))]
+        return argv, [], workdir, user
+
+    def _execute(self, argv, pass_fds, cwd, user, request, read_end, owned, nonce, wall):
+        limits = self.limits
+        extra = {"user": user, "group": user, "extra_groups": []} if user is not None else {}
+        started = time.monotonic()
+        try:
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=pass_fds,
+                cwd=cwd,
+                env={} if self.level != "bwrap" else None,
+                start_new_session=True,
+                close_fds=True,
+                **extra,
+            )
+        except OSError as exc:
+            raise SandboxError(f"could not start the sandbox ({exc})") from exc
+        os.close(owned.pop())  # the child holds the only write end now
+        payload = protocol.encode_request(request)
+        kept, total, message, why = bytearray(), 0, bytearray(), None
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdin, selectors.EVENT_WRITE)
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        channel = os.fdopen(os.dup(read_end), "rb", buffering=0)
+        sel.register(channel, selectors.EVENT_READ)
+        open_streams = 3
+        try:
+            while open_streams:
+                left = wall - (time.monotonic() - started)
+                if left <= 0:
+                    why = "timeout"
+                    break
+                for key, _ in sel.select(timeout=left):
+                    stream = key.fileobj
+                    if stream is proc.stdin:
+                        try:
+                            sent = os.write(proc.stdin.fileno(), payload[:65536])
+                            payload = payload[sent:]
+                        except OSError:
+                            payload = b""
+                        if not payload:
+                            sel.unregister(proc.stdin)
+                            proc.stdin.close()
+                        continue
+                    chunk = os.read(stream.fileno(), 65536)
+                    if not chunk:
+                        sel.unregister(stream)
+                        open_streams -= 1
+                        continue
+                    if stream is channel:
+                        message += chunk
+                        if len(message) > limits.message_max:
+                            why = "message"
+                    else:
+                        total += len(chunk)
+                        if len(kept) < limits.output_kept:
+                            kept += chunk[: limits.output_kept - len(kept)]
+                        if total > limits.output_max:
+                            why = "output"
+                if why:
+                    break
+        finally:
+            sel.close()
+            channel.close()
+            _kill_group(proc)
+        elapsed = time.monotonic() - started
+        returncode = proc.returncode
+        if why == "timeout":
+            return {
+                "failure": f"stopped after {wall:g} s: the code never finished "
+                "(an endless loop, or far too slow)",
+                "timeout": True,
+                "seconds": elapsed,
+            }
+        if why == "output":
+            return {
+                "failure": f"stopped: the code printed more than {limits.output_max // 1024} KiB",
+                "seconds": elapsed,
+            }
+        if why == "message":
+            return {
+                "failure": "stopped: the report back to the grader was far too large",
+                "seconds": elapsed,
+            }
+        try:
+            outcome = protocol.decode_result(bytes(message), nonce)
+        except protocol.ProtocolError as exc:
+            return {"failure": _no_result(exc, returncode, kept), "seconds": elapsed}
+        return {"outcome": outcome, "seconds": elapsed}
+
+
+class SandboxError(RuntimeError):
+    """The sandbox itself failed (not the learner's code): a failure of the grader."""
+
+
+def _kill_group(proc):
+    """Kill the child's whole process group (and with it bubblewrap's pid namespace)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except OSError:
+        pass
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream and not stream.closed:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def _no_result(exc, returncode, output):
+    if returncode is not None and returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        status = f"it was killed by {name}"
+        if name in ("SIGKILL", "SIGSEGV", "SIGXCPU"):
+            status += " (too much memory or CPU time?)"
+    else:
+        status = f"it exited with status {returncode}"
+    if str(exc) == "no result":
+        text = f"the code ended before the grader got its numbers: {status}; did it call exit()?"
+    else:
+        text = f"the report back to the grader was not valid ({exc}); {status}"
+    tail = output.decode("utf-8", "replace").strip().splitlines()[-3:]
+    if tail:
+        text += " Last output: " + " | ".join(line[:200] for line in tail)
+    return text
+
+
+# -- detection -----------------------------------------------------------------------------
+
+_DETECTED = {}
+
+
+def _probe(level):
+    """Can this level run a trivial case? (Used once per process to pick a level.)"""
+    sandbox = Sandbox(level, Limits(wall_seconds=10.0))
+    case = {"kind": "probe", "name": "probe", "public": True, "inputs": {}}
+    try:
+        result = sandbox.run("day05_add_mul.py", b"class Value:\n    pass\n", case, False)
+    except (SandboxError, OSError):
+        return False
+    return "outcome" in result
+
+
+def detect(requested="auto"):
+    """The strongest isolation level that works here (or `requested`, if it works)."""
+    requested = requested or os.environ.get("GRADER_ISOLATION") or "auto"
+    if requested in _DETECTED:
+        return _DETECTED[requested]
+    if requested != "auto":
+        levels = [requested]
+    else:
+        # As root, "process" would let learner code write course files: never pick it.
+        levels = ["uid"] if os.geteuid() == 0 else ["process"]
+        if shutil.which("bwrap"):
+            levels.insert(0, "bwrap")
+    for level in levels:
+        if _probe(level):
+            _DETECTED[requested] = Sandbox(level)
+            return _DETECTED[requested]
+    raise SandboxError(
+        f"no isolation level works here (tried {', '.join(levels)}); "
+        "install bubblewrap (apt-get install bubblewrap), or, as root, make the Python "
+        "installation readable by the user nobody, and try again"
+    )

@@ -1,0 +1,157 @@
+"""Read a submission -- a folder laid out like exercises/, or a zip of one -- safely.
+
+A submission holds exercise files only. Symlinks, conftest.py, sitecustomize.py, .pth
+files, folders and anything else are refused with a message that says what to remove.
+Zips are read entry by entry into memory (never extracted): absolute paths, `..`,
+symlink entries, oversized or malformed archives are refused.
+"""
+
+import stat
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from .checks import EXERCISES
+
+MAX_FILE = 256 * 1024
+MAX_TOTAL = 2 * 2**20
+MAX_ZIP = 4 * 2**20
+MAX_ENTRIES = 200
+IGNORED_DIRS = {"__pycache__", "__MACOSX", ".ipynb_checkpoints"}
+IGNORED_FILES = {".DS_Store", "Thumbs.db"}
+
+
+class Rejected(ValueError):
+    """The submission cannot be graded; the message tells the learner what to change."""
+
+
+def _allowed():
+    return ", ".join(EXERCISES)
+
+
+def _refuse_name(name):
+    base = PurePosixPath(name).name
+    if base in ("conftest.py", "sitecustomize.py", "usercustomize.py"):
+        why = f"{base} would change how Python or pytest runs"
+    elif base.endswith(".pth"):
+        why = f"{base} is a .pth file, which Python runs at start-up"
+    elif base.endswith(".py"):
+        why = f"{name} is not an exercise of this course"
+    else:
+        why = f"{name} is not an exercise file"
+    raise Rejected(
+        f"{why}. A submission holds only exercise files ({_allowed()}), laid out like "
+        "exercises/. Remove it and submit again."
+    )
+
+
+def _accept(files, name, data):
+    if name in IGNORED_FILES:
+        return
+    if "/" in name or name not in EXERCISES:
+        _refuse_name(name)
+    if name in files:
+        raise Rejected(f"{name} appears twice in the submission; keep one copy.")
+    if len(data) > MAX_FILE:
+        raise Rejected(f"{name} is {len(data)} bytes; an exercise file may be at most {MAX_FILE}.")
+    files[name] = data
+    if sum(len(d) for d in files.values()) > MAX_TOTAL:
+        raise Rejected(f"the submission is larger than {MAX_TOTAL} bytes in total.")
+
+
+def load(path):
+    """{exercise file name: bytes} of the submission at `path`, or Rejected."""
+    path = Path(path)
+    if path.is_symlink():
+        raise Rejected(f"{path} is a symbolic link; submit the folder or zip itself.")
+    if path.is_dir():
+        return _load_dir(path)
+    if path.is_file():
+        return _load_zip(path)
+    raise FileNotFoundError(
+        f"{path} does not exist: give a folder laid out like exercises/ or a zip"
+    )
+
+
+def _load_dir(folder):
+    entries = [e for e in folder.iterdir() if e.name not in IGNORED_DIRS]
+    # A single folder inside (e.g. exercises/ from the site's download) is the submission.
+    if len(entries) == 1 and entries[0].is_dir() and not entries[0].is_symlink():
+        folder, entries = (
+            entries[0],
+            [e for e in entries[0].iterdir() if e.name not in IGNORED_DIRS],
+        )
+    files = {}
+    for entry in sorted(entries):
+        if len(files) > MAX_ENTRIES:
+            raise Rejected("the submission has too many files.")
+        if entry.is_symlink():
+            raise Rejected(
+                f"{entry.name} is a symbolic link; a submission holds only real exercise "
+                "files. Replace the link with the file itself."
+            )
+        if entry.is_dir():
+            raise Rejected(
+                f"{entry.name}/ is a folder; put the exercise files themselves at the top "
+                f"level ({_allowed()})."
+            )
+        if not stat.S_ISREG(entry.lstat().st_mode):
+            raise Rejected(f"{entry.name} is not a regular file.")
+        if entry.name in IGNORED_FILES:
+            continue
+        if entry.name not in EXERCISES:
+            _refuse_name(entry.name)
+        if entry.stat().st_size > MAX_FILE:
+            raise Rejected(f"{entry.name} is larger than {MAX_FILE} bytes.")
+        _accept(files, entry.name, entry.read_bytes())
+    return files
+
+
+def _load_zip(path):
+    if path.stat().st_size > MAX_ZIP:
+        raise Rejected(f"{path.name} is larger than {MAX_ZIP} bytes; zip only the exercise files.")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return _read_zip(archive)
+    except zipfile.BadZipFile as exc:
+        raise Rejected(f"{path.name} is not a readable zip file ({exc}).") from None
+    except (EOFError, OSError, NotImplementedError, RuntimeError) as exc:
+        raise Rejected(f"{path.name} could not be read as a zip ({exc}).") from None
+
+
+def _read_zip(archive):
+    infos = archive.infolist()
+    if len(infos) > MAX_ENTRIES:
+        raise Rejected(f"the zip has {len(infos)} entries; it should hold only the exercise files.")
+    members = []
+    for info in infos:
+        name = info.filename
+        parts = PurePosixPath(name).parts
+        if name.startswith(("/", "\\")) or "\\" in name or ":" in name or ".." in parts:
+            raise Rejected(
+                f"the zip entry {name!r} points outside the submission; zip the exercise "
+                "files themselves, with plain relative names."
+            )
+        if stat.S_ISLNK(info.external_attr >> 16):
+            raise Rejected(f"the zip entry {name!r} is a symbolic link; zip the real file.")
+        if any(p in IGNORED_DIRS for p in parts) or info.is_dir():
+            continue
+        members.append((parts, info))
+    # The site's download puts every file in one folder (exercises/); strip it.
+    tops = {parts[0] for parts, _ in members if len(parts) > 1}
+    if len(tops) == 1 and all(len(parts) > 1 for parts, _ in members):
+        members = [(parts[1:], info) for parts, info in members]
+    files = {}
+    for parts, info in members:
+        name = "/".join(parts)
+        if parts[-1] in IGNORED_FILES:
+            continue
+        if len(parts) != 1 or name not in EXERCISES:
+            _refuse_name(name)
+        if info.file_size > MAX_FILE:
+            raise Rejected(f"{name} unpacks to {info.file_size} bytes; the limit is {MAX_FILE}.")
+        with archive.open(info) as handle:
+            data = handle.read(MAX_FILE + 1)  # the header's size may lie: read no more
+        if len(data) > MAX_FILE:
+            raise Rejected(f"{name} unpacks to more than {MAX_FILE} bytes.")
+        _accept(files, name, data)
+    return files
