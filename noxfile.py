@@ -1,5 +1,7 @@
 """Every workflow of the course: `nox -l` lists them."""
 
+from pathlib import Path
+
 import nox
 
 nox.options.default_venv_backend = "venv"
@@ -10,11 +12,20 @@ TESTS = "requirements/tests.txt"
 DOCS = "requirements/docs.txt"
 
 
+def npm_ci(session: nox.Session) -> None:
+    """Install the browser runtime's npm packages (Pyodide, CodeMirror, esbuild) from the lockfile."""
+    stamp = Path("node_modules/.package-lock.json")
+    if stamp.is_file() and stamp.stat().st_mtime >= Path("package-lock.json").stat().st_mtime:
+        return  # already installed from this lockfile
+    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the whole test suite (pass pytest arguments after --)."""
     session.install("-r", TESTS, "-r", DOCS)
     session.install(".")
+    npm_ci(session)  # the browser and Pyodide tests build and run the site from it
     session.run("pytest", *session.posargs)
 
 
@@ -30,7 +41,36 @@ def lint(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Measure the engine against a textbook baseline and print the ratios."""
     session.install(".")
+    # benchmarks/browser.py builds the site and drives Chromium with Playwright.
+    session.install("-r", TESTS, "-r", DOCS)
+    npm_ci(session)
     session.run("python", "-m", "benchmarks", *session.posargs)
+
+
+@nox.session
+def train(session: nox.Session) -> None:
+    """Train microGPT on the names and sample new ones (e.g. -- --steps 500 --temperature 0.8)."""
+    session.install(".")
+    session.run("python", "-m", "engine.train", *session.posargs)
+
+
+@nox.session
+def grade(session: nox.Session) -> None:
+    """Grade exercises in a sandbox: -- [SUBMISSION] [--exercise ID] [--json OUT] (default exercises/)."""
+    session.run("python", "-m", "grader", *session.posargs)
+
+
+@nox.session
+def gradescope(session: nox.Session) -> None:
+    """Build dist/autograder.zip to upload to Gradescope as the course's autograder."""
+    session.run("python", "-m", "grader.gradescope", *session.posargs)
+
+
+@nox.session
+def notebooks(session: nox.Session) -> None:
+    """Write each lesson's notebook (docs/notebooks/) from its page; -- --check only reports."""
+    session.install("pyyaml")
+    session.run("python", "tools/notebooks.py", *session.posargs)
 
 
 @nox.session
@@ -38,6 +78,8 @@ def docs(session: nox.Session) -> None:
     """Build the course site into site/ (strict: warnings fail)."""
     session.install("-r", DOCS)
     session.install(".")
+    npm_ci(session)
+    # The hook (hooks/course_site.py) bundles web/, copies Pyodide and registers the wheels.
     session.run("mkdocs", "build", "--strict")
 
 
@@ -45,4 +87,5 @@ def docs(session: nox.Session) -> None:
 def serve(session: nox.Session) -> None:
     """Build the course and serve it at http://127.0.0.1:8000."""
     docs(session)
-    session.run("python", "-m", "http.server", "8000", "--bind", "127.0.0.1", "--directory", "site")
+    # COOP/COEP headers: the page is cross-origin isolated, so Stop interrupts at once.
+    session.run("python", "tools/serve.py", "--dir", "site", "--port", "8000", *session.posargs)

@@ -1,0 +1,47 @@
+"""MkDocs hook of the course: the `pyodide` and `exercise` fences, and the runtime.
+
+on_config registers the two custom fences with pymdownx.superfences; on_post_build
+adds everything the pages need to run Python locally (see site_build.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from fences import custom_fences
+from site_build import SiteBuildError, build_site_runtime
+
+log = logging.getLogger("mkdocs.hooks.course_site")
+
+SUPERFENCES = "pymdownx.superfences"
+
+
+def _root(config) -> Path:
+    return Path(config.config_file_path).resolve().parent
+
+
+def on_config(config):
+    # Material's instant navigation only follows links under site_url; a test server on
+    # another port builds with COURSE_SITE_URL=http://127.0.0.1:<port>/ to match it.
+    if os.environ.get("COURSE_SITE_URL"):
+        config.site_url = os.environ["COURSE_SITE_URL"]
+    if SUPERFENCES not in config.markdown_extensions:
+        config.markdown_extensions.append(SUPERFENCES)
+    options = config.mdx_configs.setdefault(SUPERFENCES, {})
+    fences = options.setdefault("custom_fences", [])
+    names = {fence["name"] for fence in fences}
+    fences.extend(f for f in custom_fences(_root(config) / "exercises") if f["name"] not in names)
+    return config
+
+
+def on_post_build(config):
+    try:
+        build_site_runtime(_root(config), Path(config.site_dir))
+    except SiteBuildError as exc:
+        # Abort the build with the step's own message (what to install or fix).
+        from mkdocs.exceptions import Abort
+
+        raise Abort(f"course runtime: {exc}") from exc
+    log.info("course runtime: Pyodide, wheels, KaTeX and exercises are in %s", config.site_dir)

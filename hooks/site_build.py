@@ -1,0 +1,257 @@
+"""The steps that make a built site able to run Python, all from local files.
+
+After MkDocs writes site/, these steps add:
+- assets/course/: the bundled runtime (esbuild: course.js, worker.js, CSS);
+- pyodide/: Pyodide from node_modules (the npm package pinned in package-lock.json),
+  plus wheels of `engine` and of the public checks (`grader/__init__.py` and
+  `grader/checks/` only), registered in pyodide/pyodide-lock.json by pyodide-build's
+  `pyodide lockfile add-wheels`, so `import engine` loads locally with its hash checked;
+- assets/katex/: KaTeX for the maths (no CDN);
+- coi-serviceworker.min.js at the root: cross-origin isolation on hosts without headers;
+- exercises/: every exercise file, an index.json of them and exercises.zip.
+
+Nothing here touches solutions/.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+from wheels import package_files, write_wheel
+
+# Files of the npm `pyodide` package that a page needs; the rest (console, types) stays out.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+KATEX_FILES = ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js")
+MIN_PYODIDE_BUILD_PYTHON = (3, 12)
+
+
+class SiteBuildError(RuntimeError):
+    """A step of the site build cannot run; the message says what to install or fix."""
+
+
+def _copy(src: Path, dst: Path) -> None:
+    # Skip unchanged files: `mkdocs serve` rebuilds often, and Pyodide is ~14 MB.
+    if (
+        dst.exists()
+        and dst.stat().st_size == src.stat().st_size
+        and dst.stat().st_mtime >= src.stat().st_mtime
+    ):
+        return
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dst)
+
+
+def node_modules(root: Path) -> Path:
+    nm = root / "node_modules"
+    if not (nm / "pyodide" / "pyodide.mjs").is_file() or not (nm / "esbuild").is_dir():
+        raise SiteBuildError(
+            "node_modules/ is missing or incomplete: run `npm ci` in the repository root "
+            "(needs Node.js 20+ and npm; `nox -s docs` does it for you)"
+        )
+    return nm
+
+
+def bundle_runtime(root: Path, site: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        raise SiteBuildError(
+            "building the site needs Node.js 20+ on PATH (apt-get install nodejs npm)"
+        )
+    out = site / "assets" / "course"
+    proc = subprocess.run(
+        [node, str(root / "web" / "build.mjs"), str(out)], cwd=root, capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise SiteBuildError(f"bundling web/ with esbuild failed:\n{proc.stdout}{proc.stderr}")
+
+
+def copy_pyodide(nm: Path, site: Path) -> Path:
+    dest = site / "pyodide"
+    for name in PYODIDE_FILES:
+        _copy(nm / "pyodide" / name, dest / name)
+    return dest
+
+
+def copy_katex(nm: Path, site: Path) -> None:
+    dist = nm / "katex" / "dist"
+    for name in KATEX_FILES:
+        _copy(dist / name, site / "assets" / "katex" / name)
+    for font in (dist / "fonts").iterdir():
+        _copy(font, site / "assets" / "katex" / "fonts" / font.name)
+
+
+def copy_coi_serviceworker(nm: Path, site: Path) -> None:
+    _copy(nm / "coi-serviceworker" / "coi-serviceworker.min.js", site / "coi-serviceworker.min.js")
+
+
+def build_wheels(root: Path, dest: Path) -> list[Path]:
+    """Write the engine wheel, and the public-checks wheel when grader/checks exists."""
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    project = pyproject["project"]
+    version = project["version"]
+    setuptools = pyproject.get("tool", {}).get("setuptools", {})
+    engine_data = tuple(setuptools.get("package-data", {}).get("engine", []))
+    wheels = [
+        write_wheel(
+            dest,
+            "engine",
+            version,
+            package_files(root, "engine", data=engine_data),
+            summary=project.get("description", ""),
+            requires_python=project.get("requires-python", ">=3.11"),
+        )
+    ]
+    if (root / "grader" / "checks" / "__init__.py").is_file():
+        files = package_files(root, "grader", only=("grader/__init__.py", "grader/checks"))
+        wheels.append(
+            write_wheel(
+                dest,
+                "grader",
+                version,
+                files,
+                summary="The course's public exercise checks",
+                requires=("engine",),
+            )
+        )
+    return wheels
+
+
+def _python_version(exe: str) -> tuple[int, int] | None:
+    try:
+        out = subprocess.run(
+            [exe, "-c", "import sys; print(*sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    major, minor = out.stdout.split()
+    return int(major), int(minor)
+
+
+def find_python_for_pyodide_build() -> str:
+    """A Python >= 3.12 to run pyodide-build in: this one, one on PATH, or pyenv's."""
+    if sys.version_info[:2] >= MIN_PYODIDE_BUILD_PYTHON:
+        return sys.executable
+    candidates = [shutil.which(name) for name in ("python3.13", "python3.12")]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates += sorted(glob.glob(str(pyenv / "3.1[2-9]*" / "bin" / "python3")), reverse=True)
+    for exe in filter(None, candidates):
+        version = _python_version(exe)
+        if version and version >= MIN_PYODIDE_BUILD_PYTHON:
+            return exe
+    raise SiteBuildError(
+        "pyodide-build needs Python >= 3.12 and none was found (looked at this interpreter, "
+        "python3.13/python3.12 on PATH and ~/.pyenv/versions): install one, e.g. "
+        "`apt-get install python3.12-venv` or `pyenv install 3.12`"
+    )
+
+
+def pyodide_cli(root: Path) -> Path:
+    """The `pyodide` command from a venv of its own, made on first use."""
+    reqs = root / "requirements" / "pyodide-build.txt"
+    stamp = hashlib.sha256(reqs.read_bytes()).hexdigest()[:16]
+    venv = root / "build" / "pyodide-build" / f"venv-{stamp}"
+    cli = venv / "bin" / "pyodide"
+    if cli.is_file():
+        return cli
+    python = find_python_for_pyodide_build()
+    for step in (
+        [python, "-m", "venv", str(venv)],
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-r", str(reqs)],
+    ):
+        proc = subprocess.run(step, capture_output=True, text=True)
+        if proc.returncode != 0:
+            shutil.rmtree(venv, ignore_errors=True)
+            raise SiteBuildError(
+                f"setting up pyodide-build failed at {' '.join(step)}:\n{proc.stderr}"
+            )
+    return cli
+
+
+def register_wheels(root: Path, pyodide_dir: Path, base_lock: Path, wheels: list[Path]) -> None:
+    """Write pyodide_dir/pyodide-lock.json: the base lockfile plus our wheels.
+
+    Entries whose wheel the site does not ship are dropped, so importing a package
+    the course does not provide fails at once with ModuleNotFoundError.
+    """
+    key = hashlib.sha256(base_lock.read_bytes())
+    for wheel in wheels:
+        key.update(wheel.read_bytes())
+    key.update((root / "requirements" / "pyodide-build.txt").read_bytes())
+    cached = root / "build" / "pyodide-build" / f"lock-{key.hexdigest()[:20]}.json"
+    if not cached.is_file():
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run(
+            [
+                str(pyodide_cli(root)),
+                "lockfile",
+                "add-wheels",
+                "--input",
+                str(base_lock),
+                "--output",
+                str(cached),
+                "--base-path",
+                str(pyodide_dir),
+                *map(str, wheels),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0:
+            raise SiteBuildError(
+                f"`pyodide lockfile add-wheels` failed:\n{proc.stdout}{proc.stderr}"
+            )
+    lock = json.loads(cached.read_text())
+    lock["packages"] = {
+        name: entry
+        for name, entry in lock["packages"].items()
+        if (pyodide_dir / entry["file_name"]).is_file()
+    }
+    missing = {w.name for w in wheels} - {e["file_name"] for e in lock["packages"].values()}
+    if missing:
+        raise SiteBuildError(f"pyodide-lock.json does not list {sorted(missing)}")
+    (pyodide_dir / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True))
+
+
+def publish_exercises(root: Path, site: Path) -> None:
+    src = root / "exercises"
+    files = (
+        sorted(
+            p.relative_to(src).as_posix() for p in src.rglob("*.py") if "__pycache__" not in p.parts
+        )
+        if src.is_dir()
+        else []
+    )
+    dest = site / "exercises"
+    dest.mkdir(parents=True, exist_ok=True)
+    for rel in files:
+        _copy(src / rel, dest / rel)
+    (dest / "index.json").write_text(json.dumps({"files": files}, indent=1))
+    with zipfile.ZipFile(site / "exercises.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+        for rel in files:
+            zf.write(src / rel, f"exercises/{rel}")
+
+
+def build_site_runtime(root: Path, site: Path) -> None:
+    """Every step above, in order."""
+    nm = node_modules(root)
+    bundle_runtime(root, site)
+    pyodide_dir = copy_pyodide(nm, site)
+    wheels = build_wheels(root, pyodide_dir)
+    register_wheels(root, pyodide_dir, nm / "pyodide" / "pyodide-lock.json", wheels)
+    copy_katex(nm, site)
+    copy_coi_serviceworker(nm, site)
+    publish_exercises(root, site)

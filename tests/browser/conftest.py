@@ -1,0 +1,168 @@
+"""Fixtures for the browser tests: a built site, served by tools/serve.py, and Debian's Chromium.
+
+The site is built once per session into a temporary folder, with its site_url set to
+the test server's port (Material's instant navigation needs them to match). Chromium is the system one,
+found on PATH; no browser is ever downloaded. Every page a test opens is watched:
+a request to any host but 127.0.0.1, or an uncaught page error, fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from serve import make_server  # noqa: E402
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CHROMIUM = shutil.which("chromium")
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site_port() -> int:
+    """The port of the isolated server; the site is built for it (instant navigation)."""
+    return _free_port()
+
+
+@pytest.fixture(scope="session")
+def site_dir(site_port, tmp_path_factory) -> Path:
+    # A folder of this session's own: a site being rebuilt by another run at the same
+    # time must not pull files from under this one.
+    out = tmp_path_factory.mktemp("site")
+    # Not strict: lessons written at the same time may still warn; the docs session is strict.
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--no-strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COURSE_SITE_URL": f"http://127.0.0.1:{site_port}/"},
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    return out
+
+
+def _serve(site: Path, isolation: bool, port: int = 0):
+    server = make_server(site, port, isolation=isolation)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir, site_port):
+    """The site, served cross-origin isolated (like `nox -s serve`)."""
+    server = _serve(site_dir, isolation=True, port=site_port)
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def plain_url(site_dir):
+    """The site served without COOP/COEP, like a static host that cannot set headers."""
+    server = _serve(site_dir, isolation=False)
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if CHROMIUM is None:
+        pytest.skip(
+            "no `chromium` on PATH: install Debian's chromium package (apt-get install -y chromium)"
+        )
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": CHROMIUM_FLAGS,
+        "headless": True,
+    }
+
+
+class PageWatch:
+    """What a page did that it must not: foreign requests and uncaught errors."""
+
+    def __init__(self):
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+        self.failed: list[str] = []
+
+    def attach(self, page):
+        page.on("request", self._request)
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        page.on("console", lambda m: m.type == "error" and self.failed.append(f"console: {m.text}"))
+        # ERR_ABORTED is a request cut short on purpose (a restarted worker, a page left).
+        page.on(
+            "requestfailed",
+            lambda r: (
+                "ERR_ABORTED" not in (r.failure or "")
+                and self.failed.append(f"{r.url}: {r.failure}")
+            ),
+        )
+        page.on(
+            "response",
+            lambda r: r.status >= 400 and self.failed.append(f"{r.url}: HTTP {r.status}"),
+        )
+        for worker in page.context.service_workers:
+            worker.on("request", self._request)
+
+    def _request(self, request):
+        url = urlsplit(request.url)
+        if url.scheme in ("data", "blob", "about"):
+            return
+        if url.hostname not in ("127.0.0.1", "localhost"):
+            self.foreign.append(request.url)
+
+
+@pytest.fixture
+def watch(context):
+    """Every page of the test's browser context is watched; checked at teardown."""
+    w = PageWatch()
+    context.on("page", w.attach)
+    context.on("request", w._request)
+    yield w
+    assert not w.foreign, f"requests left localhost: {w.foreign}"
+    assert not w.errors, f"uncaught page errors: {w.errors}"
+    assert not w.failed, f"failed requests or console errors: {w.failed}"
+
+
+@pytest.fixture
+def course_page(page, watch):
+    """A page with the watch attached (the page fixture exists before the hook)."""
+    watch.attach(page)
+    page.set_default_timeout(60_000)
+    return page

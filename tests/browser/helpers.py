@@ -1,0 +1,49 @@
+"""Small actions on the course's cells, through their stable test hooks."""
+
+from __future__ import annotations
+
+import time
+
+PLAYGROUND = "playground/"
+
+
+def cell(page, index):
+    return page.locator(f"[data-cell='{index}']")
+
+
+def set_code(block, text):
+    """Replace the editor's text the way a paste would (no auto-indent on the way)."""
+    editor = block.locator(".cm-content")
+    editor.click()
+    page = block.page
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def editor_text(block):
+    return block.evaluate("el => el.querySelector('.cm-editor').courseEditor.state.doc.toString()")
+
+
+def wait_state(block, states, timeout=60.0):
+    """Wait until the block's data-state is one of `states`; return it."""
+    states = (states,) if isinstance(states, str) else tuple(states)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = block.get_attribute("data-state")
+        if state in states:
+            return state
+        block.page.wait_for_timeout(25)
+    raise AssertionError(f"state stayed {block.get_attribute('data-state')!r}, wanted {states}")
+
+
+def run(block, timeout=60.0):
+    """Click Run and wait for the run to end; return the final state."""
+    # Mark the block first, so a run that ends before the first poll is still seen.
+    block.evaluate("el => { el.dataset.state = 'before-test-run' }")
+    block.locator("[data-action=run]").click()
+    return wait_state(block, ("done", "error", "idle"), timeout=timeout)
+
+
+def output(block):
+    return block.locator("[data-output]").inner_text()

@@ -1,0 +1,197 @@
+"""Runnable cells in Chromium, against the built site served with tools/serve.py."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from helpers import PLAYGROUND, cell, editor_text, output, run, set_code, wait_state
+
+
+def test_cell_runs_and_shows_its_output(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first = cell(page, 0)
+    assert run(first) == "done"
+    # f(x) = x**2 + 2x at x = 3 is 15.
+    assert output(first).strip() == "f(3) = 15.0"
+    assert page.locator(".course-status").get_attribute("data-python-status") == "ready"
+    assert page.evaluate("crossOriginIsolated") is True
+
+
+def test_a_later_cell_runs_the_cells_above_it_first(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    slope = cell(page, 1)
+    assert run(slope) == "done"
+    # The cell needs f and x from cell 0, which ran first: f'(3) = 2*3 + 2 = 8.
+    assert cell(page, 0).get_attribute("data-state") == "done"
+    assert abs(float(output(slope)) - 8.0) < 1e-4
+
+
+def test_engine_imports_from_the_site(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 2)
+    assert run(block) == "done"
+    # L = a*b + a: dL/da = b + 1 = -2, dL/db = a = 2.
+    assert "dL/da = -2.0" in output(block) and "dL/db = 2.0" in output(block)
+
+
+def test_an_exception_shows_a_traceback_of_the_learners_code(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "def half(n):\n    return n / 0\n\nhalf(3)")
+    assert run(block) == "error"
+    text = output(block)
+    assert "ZeroDivisionError: division by zero" in text
+    assert 'File "<cell 1>", line 2, in half' in text
+    assert "course_runner" not in text and "pyodide" not in text.lower()
+
+
+def test_a_figure_is_drawn_not_printed(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 3)
+    assert run(block) == "done"
+    img = block.locator("[data-output] img")
+    assert img.count() == 1
+    assert img.get_attribute("alt") == "x during gradient descent"
+    assert img.evaluate("i => i.complete && i.naturalWidth") > 100
+
+
+def test_streamed_output_appears_while_the_cell_runs(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "import time\nprint('first', flush=True)\ntime.sleep(1.5)\nprint('second')")
+    block.locator("[data-action=run]").click()
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-cell='0'] [data-output]\").textContent.includes('first')",
+        timeout=60_000,
+    )
+    assert block.get_attribute("data-state") == "running"
+    assert "second" not in output(block)
+    wait_state(block, "done")
+    assert output(block).split() == ["first", "second"]
+
+
+def test_huge_output_is_cut_with_a_note(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "for i in range(200_000):\n    print(i)")
+    assert run(block) == "done"
+    text = output(block)
+    assert "output cut after" in text
+    assert len(text) < 150_000
+
+
+def test_stop_ends_an_endless_loop_within_a_second(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "kept = 41")
+    assert run(block) == "done"
+    set_code(block, "while True:\n    pass")
+    block.locator("[data-action=run]").click()
+    wait_state(block, "running", timeout=5)
+    page.wait_for_timeout(500)
+    start = time.monotonic()
+    block.locator("[data-action=stop]").click()
+    wait_state(block, "idle", timeout=5)
+    assert time.monotonic() - start < 1.0
+    assert "Stopped" in output(block)
+    # Isolated page: the interrupt kept the session, so earlier names survive.
+    set_code(block, "print(kept + 1)")
+    assert run(block) == "done", output(block)
+    assert output(block).strip() == "42"
+
+
+def test_stop_restarts_python_when_the_page_is_not_isolated(course_page, plain_url):
+    page = course_page
+    # A host without headers and without a usable service worker.
+    page.add_init_script("window.coi = { shouldRegister: () => false }")
+    page.goto(plain_url + PLAYGROUND)
+    assert page.evaluate("crossOriginIsolated") is False
+    block = cell(page, 0)
+    set_code(block, "while True:\n    pass")
+    block.locator("[data-action=run]").click()
+    wait_state(block, "running", timeout=60)
+    page.wait_for_function("() => coursePython.status.phase === 'ready'", timeout=60_000)
+    start = time.monotonic()
+    block.locator("[data-action=stop]").click()
+    wait_state(block, "idle", timeout=5)
+    assert time.monotonic() - start < 1.0
+    assert "Python restarted" in output(block)
+    set_code(block, "print('running again')")
+    assert run(block) == "done"
+    assert output(block).strip() == "running again"
+
+
+def test_the_time_limit_stops_a_cell(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    limited = page.locator("[data-cell][data-timeout='2']")
+    assert limited.count() == 1
+    start = time.monotonic()
+    assert run(limited, timeout=30) == "idle"
+    assert "time limit of 2 s" in output(limited)
+    # Python was warm (cells above ran first); the stop comes about 2 s into the loop.
+    assert time.monotonic() - start < 30
+
+
+def test_an_edit_survives_a_reload_and_reset_puts_back_the_lesson(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    original = editor_text(block)
+    set_code(block, "print('my own version')")
+    page.wait_for_timeout(600)  # saving waits for a pause in typing
+    page.reload()
+    block = cell(page, 0)
+    assert editor_text(block) == "print('my own version')"
+    assert block.locator(".course-notice").is_hidden()
+    block.locator("[data-action=reset]").click()
+    assert editor_text(block) == original
+    page.reload()
+    assert editor_text(cell(page, 0)) == original
+
+
+def test_a_changed_lesson_is_noticed_and_reset_is_offered(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    key = "derivative-to-gpt/v1/page/playground/cell/0"
+    # An edit saved against an older version of the cell (its base hash differs).
+    page.evaluate(
+        "k => localStorage.setItem(k, JSON.stringify({code: 'print(1)', base: '00000000'}))", key
+    )
+    page.reload()
+    block = cell(page, 0)
+    assert editor_text(block) == "print(1)"
+    notice = block.locator(".course-notice")
+    assert "changed since you edited it" in notice.inner_text()
+    notice.locator("button").click()
+    assert "f(3)" in editor_text(block)
+    assert page.evaluate("k => localStorage.getItem(k)", key) is None
+
+
+def test_one_worker_lives_across_instant_navigation(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    assert run(cell(page, 0)) == "done"
+    page.evaluate("() => { coursePython.worker.testMark = 'same worker' }")
+    # Material follows links instantly once it has read the sitemap.
+    page.wait_for_load_state("networkidle")
+    # Material's footer links: the course map comes right before the playground.
+    page.locator("a.md-footer__link--prev").click()
+    page.wait_for_url(base_url + "map/")
+    assert page.locator("[data-cell]").count() == 0
+    page.locator("a.md-footer__link--next").click()
+    page.wait_for_url(re.compile(r"playground/$"))
+    assert page.evaluate("() => coursePython.worker.testMark") == "same worker"
+    # The page's namespace is still there: cell 1 needs f and x from cell 0.
+    block = cell(page, 1)
+    assert run(block) == "done"
+    assert abs(float(output(block)) - 8.0) < 1e-4

@@ -1,0 +1,88 @@
+"""Exercise blocks in Chromium: Check runs the public checks in the page's Python."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+from helpers import PLAYGROUND, editor_text, set_code, wait_state
+
+ROOT = Path(__file__).resolve().parents[2]
+FILE = "day05_add_mul.py"
+
+
+def exercise(page):
+    return page.locator(f"[data-exercise='{FILE}']")
+
+
+def check(block, timeout=90.0):
+    block.evaluate("el => { el.dataset.state = 'before-test-check' }")
+    block.locator("[data-action=check]").click()
+    return wait_state(block, ("pass", "fail"), timeout=timeout)
+
+
+def test_the_editor_holds_the_exercise_file(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    assert editor_text(block) == (ROOT / "exercises" / FILE).read_text()
+
+
+def test_the_stub_fails_and_the_reference_passes(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    assert check(block) == "fail"
+    result = block.locator("[data-result]")
+    assert "NotImplementedError" in result.inner_text() or "✗" in result.inner_text()
+    assert block.locator("[data-result] li[data-passed='false']").count() >= 1
+
+    set_code(block, (ROOT / "solutions" / FILE).read_text())
+    assert check(block) == "pass", block.locator("[data-result]").inner_text()
+    assert block.locator("[data-result] li[data-passed='false']").count() == 0
+    assert block.locator("[data-result] li[data-passed='true']").count() >= 1
+    assert block.locator(".course-exercise__done").is_visible()
+
+    # The done flag and the edit survive a reload.
+    page.wait_for_timeout(600)
+    page.reload()
+    block = exercise(page)
+    assert block.locator(".course-exercise__done").is_visible()
+    assert "NotImplementedError" not in editor_text(block)
+
+
+def test_hints_open_one_at_a_time(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    hint = block.locator("[data-action=hint]")
+    assert hint.inner_text() == "Hint 1 of 2"
+    assert block.locator(".course-exercise__hints li").count() == 0
+    hint.click()
+    assert block.locator(".course-exercise__hints li").count() == 1
+    assert "distributes" in block.locator(".course-exercise__hints li").first.inner_text()
+    assert hint.inner_text() == "Hint 2 of 2"
+    hint.click()
+    assert block.locator(".course-exercise__hints li").count() == 2
+    assert hint.is_disabled()
+
+
+def test_download_all_exercises_as_one_zip_with_edits(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    set_code(block, "# my attempt\n")
+    page.wait_for_timeout(600)
+    with page.expect_download() as info:
+        block.locator("[data-action=download]").click()
+    data = Path(info.value.path()).read_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = sorted(zf.namelist())
+        expected = sorted(
+            f"exercises/{p.relative_to(ROOT / 'exercises').as_posix()}"
+            for p in (ROOT / "exercises").rglob("*.py")
+            if "__pycache__" not in p.parts
+        )
+        assert names == expected
+        assert zf.read(f"exercises/{FILE}").decode() == "# my attempt\n"

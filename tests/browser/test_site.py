@@ -1,0 +1,117 @@
+"""The built site itself: local Pyodide, registered wheels, nothing of solutions/."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_lockfile_lists_the_shipped_wheels_with_their_hashes(site_dir):
+    lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text())
+    engine = lock["packages"]["engine"]
+    assert engine["imports"] == ["engine"]
+    wheel = site_dir / "pyodide" / engine["file_name"]
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == engine["sha256"]
+    # Every listed package is a file the site really has.
+    for entry in lock["packages"].values():
+        assert (site_dir / "pyodide" / entry["file_name"]).is_file(), entry["file_name"]
+
+
+def test_the_engine_wheel_holds_the_engine_and_a_valid_record(site_dir):
+    lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text())
+    wheel = site_dir / "pyodide" / lock["packages"]["engine"]["file_name"]
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        for source in (ROOT / "engine").glob("*.py"):
+            assert f"engine/{source.name}" in names
+            assert zf.read(f"engine/{source.name}") == source.read_bytes()
+        # Package data ships too (lessons load the names file from the engine).
+        if (ROOT / "engine" / "data" / "names.txt").is_file():
+            assert (
+                zf.read("engine/data/names.txt")
+                == (ROOT / "engine" / "data" / "names.txt").read_bytes()
+            )
+        record = zf.read("engine-0.1.0.dist-info/RECORD").decode().splitlines()
+        for line in record:
+            path, digest, _size = line.rsplit(",", 2)
+            if digest:
+                data = zf.read(path)
+                expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                assert digest == "sha256=" + expected.decode()
+
+
+def test_only_public_checks_of_the_grader_are_shipped(site_dir):
+    lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text())
+    if "grader" not in lock["packages"]:
+        return  # built before grader/checks existed: nothing of the grader is published
+    wheel = site_dir / "pyodide" / lock["packages"]["grader"]["file_name"]
+    with zipfile.ZipFile(wheel) as zf:
+        code = [n for n in zf.namelist() if not n.startswith("grader-")]
+    assert "grader/__init__.py" in code
+    assert all(n == "grader/__init__.py" or n.startswith("grader/checks/") for n in code), code
+
+
+def test_nothing_of_solutions_is_published(site_dir):
+    solutions = [p for p in (ROOT / "solutions").rglob("*.py") if "__pycache__" not in p.parts]
+    assert not list(site_dir.rglob("solutions*"))
+    # No page, index or asset holds a solution file's text.
+    for path in site_dir.rglob("*"):
+        if path.is_file() and path.suffix in {".html", ".json", ".js", ".py", ".xml"}:
+            text = path.read_text(errors="replace")
+            for solution in solutions:
+                assert solution.read_text().strip() not in text, f"{solution.name} is in {path}"
+
+
+def test_exercise_files_and_public_checks_hold_no_piece_of_a_solution(site_dir):
+    solutions = [p for p in (ROOT / "solutions").rglob("*.py") if "__pycache__" not in p.parts]
+    # The exercise files and the public checks hold none of a solution's own lines
+    # (lessons may quote a line while they teach it, and the engine is public code
+    # a late exercise rebuilds, so neither is searched here).
+    texts = {}
+    for path in (site_dir / "exercises").rglob("*.py"):
+        texts[path] = path.read_text()
+    archives = [*site_dir.rglob("grader-*.whl"), site_dir / "exercises.zip"]
+    for archive in archives:
+        with zipfile.ZipFile(archive) as zf:
+            for name in zf.namelist():
+                texts[Path(f"{archive}!{name}")] = zf.read(name).decode(errors="replace")
+
+    def lines(text):
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+    flat = {where: "\n".join(lines(text)) for where, text in texts.items()}
+    for solution in solutions:
+        stub = ROOT / "exercises" / solution.name
+        stub_lines = set(lines(stub.read_text())) if stub.is_file() else set()
+        own = [line for line in lines(solution.read_text()) if line not in stub_lines]
+        # Three of the solution's own lines in a row would be a piece of its answer.
+        for k in range(len(own) - 2):
+            piece = "\n".join(own[k : k + 3])
+            for where, text in flat.items():
+                assert piece not in text, f"{solution.name}: {piece!r} is published in {where}"
+
+
+def test_a_bad_block_stops_the_build_with_a_clear_message():
+    sys.path.insert(0, str(ROOT / "hooks"))
+    from fences import ExerciseError, _parse_exercise, validate_cell
+
+    with pytest.raises(ExerciseError, match="timeout"):
+        validate_cell("pyodide", {"timeout": "soon"}, {}, {}, None)
+    with pytest.raises(ExerciseError, match="only timeout"):
+        validate_cell("pyodide", {"hidden": "1"}, {}, {}, None)
+    options = {}
+    assert validate_cell("pyodide", {"timeout": "600"}, options, {}, None)
+    assert options == {"timeout": "600"}
+    with pytest.raises(ExerciseError, match="file: dayNN_slug.py"):
+        _parse_exercise("hints: [a]")
+    with pytest.raises(ExerciseError, match="list of strings"):
+        _parse_exercise("file: day05_add_mul.py\nhints: just one")
+    assert _parse_exercise("file: a.py\nhints:\n  - one\n  - two") == ("a.py", ["one", "two"])

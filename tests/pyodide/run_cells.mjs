@@ -1,0 +1,100 @@
+// Run lesson cells under Pyodide in Node, the way a page runs them:
+//
+//   node tests/pyodide/run_cells.mjs <pages.json> <results.json>
+//
+// pages.json: [{page, cells: [{code, timeout}]}]. Each page gets a fresh namespace,
+// and its cells run in page order through web/runner.py (the module the browser
+// worker uses), with `engine` importable as on the site. A cell that runs past its
+// time limit is interrupted (Pyodide's interrupt buffer, set from the main thread).
+// results.json: [{page, cells: [{ok, interrupted, error, stdout, stderr, figures, seconds}]}].
+
+import { readFileSync, writeFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DEFAULT_TIME_LIMIT = 60;
+
+function pythonFiles(dir, base = dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (name === "__pycache__") continue;
+    if (statSync(full).isDirectory()) out.push(...pythonFiles(full, base));
+    else if (!name.endsWith(".pyc")) out.push(path.relative(base, full)); // code and package data
+  }
+  return out;
+}
+
+async function workerMain() {
+  const { pages, interrupt } = workerData;
+  const { loadPyodide } = await import(path.join(ROOT, "node_modules", "pyodide", "pyodide.mjs"));
+  const pyodide = await loadPyodide({ indexURL: path.join(ROOT, "node_modules", "pyodide") + "/" });
+  const view = new Uint8Array(interrupt);
+  pyodide.setInterruptBuffer(view);
+  let sink = { stdout: "", stderr: "", figures: 0 };
+  pyodide.setStdout({ batched: (s) => (sink.stdout += s + "\n") });
+  pyodide.setStderr({ batched: (s) => (sink.stderr += s + "\n") });
+
+  pyodide.FS.mkdirTree("/course/engine");
+  for (const rel of pythonFiles(path.join(ROOT, "engine"))) {
+    const dest = `/course/engine/${rel.split(path.sep).join("/")}`;
+    pyodide.FS.mkdirTree(path.posix.dirname(dest));
+    pyodide.FS.writeFile(dest, readFileSync(path.join(ROOT, "engine", rel)));
+  }
+  pyodide.FS.writeFile("/course/course_runner.py", readFileSync(path.join(ROOT, "web", "runner.py")));
+  pyodide.runPython("import sys; sys.path.insert(0, '/course')");
+  const runner = pyodide.pyimport("course_runner");
+  runner.set_emitter((kind, text) => {
+    if (kind === "figure") sink.figures += 1;
+    else sink.stdout += text;
+  });
+
+  const results = [];
+  for (const { page, cells } of pages) {
+    const done = [];
+    cells.forEach((cell, i) => {
+      sink = { stdout: "", stderr: "", figures: 0 };
+      view[0] = 0;
+      parentPort.postMessage({ type: "start", timeout: cell.timeout || DEFAULT_TIME_LIMIT });
+      const t0 = performance.now();
+      const result = JSON.parse(runner.run(cell.code, page, `<cell ${i + 1}>`));
+      parentPort.postMessage({ type: "end" });
+      done.push({ ...result, ...sink, seconds: (performance.now() - t0) / 1000 });
+    });
+    results.push({ page, cells: done });
+  }
+  parentPort.postMessage({ type: "results", results });
+}
+
+function main() {
+  const [pagesFile, resultsFile] = process.argv.slice(2);
+  if (!pagesFile || !resultsFile) {
+    console.error("usage: node tests/pyodide/run_cells.mjs <pages.json> <results.json>");
+    process.exit(2);
+  }
+  const pages = JSON.parse(readFileSync(pagesFile, "utf8"));
+  const interrupt = new SharedArrayBuffer(1);
+  const view = new Uint8Array(interrupt);
+  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { pages, interrupt } });
+  let timer = null;
+  worker.on("message", (msg) => {
+    if (msg.type === "start") {
+      clearTimeout(timer);
+      timer = setTimeout(() => (view[0] = 2), msg.timeout * 1000);
+    } else if (msg.type === "end") {
+      clearTimeout(timer);
+    } else if (msg.type === "results") {
+      writeFileSync(resultsFile, JSON.stringify(msg.results, null, 1));
+      worker.terminate();
+    }
+  });
+  worker.on("error", (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+if (isMainThread) main();
+else await workerMain();

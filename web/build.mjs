@@ -1,0 +1,27 @@
+// Bundle the browser runtime with esbuild: `node web/build.mjs <outdir>`.
+// course.js (page), worker.js (module worker) and course.css land in <outdir>.
+
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outdir = path.resolve(process.argv[2] ?? path.join(here, "..", "site", "assets", "course"));
+
+await build({
+  entryPoints: {
+    course: path.join(here, "main.js"),
+    worker: path.join(here, "worker.js"),
+    "course-style": path.join(here, "course.css"),
+  },
+  outdir,
+  bundle: true,
+  format: "esm",
+  target: ["es2022"],
+  minify: true,
+  sourcemap: false,
+  legalComments: "eof",
+  loader: { ".py": "text" },
+  logLevel: "warning",
+});
+console.log(`runtime bundled into ${outdir}`);

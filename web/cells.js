@@ -1,0 +1,204 @@
+// Runnable cells: `<div class="course-cell" data-cell>` blocks written by the
+// `pyodide` fence. Each becomes an editor with Run / Stop / Reset and an output area.
+//
+// Cells of one page share one namespace in page order. Running a cell first runs
+// every earlier cell that has not run in the current Python session ("run-above"),
+// so no cell fails for want of a name defined above it.
+
+import { createEditor, getText, setText } from "./editor.js";
+import { Output } from "./output.js";
+import { cellKey, forgetEdit, hashText, loadEdit, saveEdit } from "./storage.js";
+
+const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
+
+// page -> {generation, ran: Set<cell index>}: which cells this Python session has run.
+const sessions = new Map();
+
+function session(client, page) {
+  let s = sessions.get(page);
+  if (!s || s.generation !== client.generation) {
+    s = { generation: client.generation, ran: new Set() };
+    sessions.set(page, s);
+  }
+  return s;
+}
+
+function button(action, label, title) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `md-button course-button course-button--${action}`;
+  b.dataset.action = action;
+  b.textContent = label;
+  b.title = title;
+  return b;
+}
+
+function describeStop(reply, limit) {
+  if (reply.reason === "timeout") {
+    return `Stopped: this cell ran longer than its time limit of ${limit} s.`;
+  }
+  if (reply.restarted) return "Stopped. Python restarted, so earlier cells will run again when needed.";
+  return "Stopped.";
+}
+
+class Cell {
+  constructor(el, index, ctx) {
+    this.el = el;
+    this.index = index;
+    this.ctx = ctx;
+    this.original = el.querySelector("pre code, pre")?.textContent.replace(/\n$/, "") ?? "";
+    this.limit = Number(el.dataset.timeout) || DEFAULT_TIME_LIMIT;
+    this.key = cellKey(ctx.page, index);
+    this.job = null;
+    this.build();
+  }
+
+  build() {
+    const { el, index } = this;
+    el.dataset.cell = String(index);
+    el.dataset.state = "idle";
+    el.setAttribute("role", "group");
+    el.setAttribute("aria-label", `Python cell ${index + 1}`);
+    el.replaceChildren();
+
+    const saved = loadEdit(this.key);
+    const toolbar = document.createElement("div");
+    toolbar.className = "course-toolbar";
+    this.runButton = button("run", "▶ Run", "Run this cell (Shift+Enter)");
+    this.stopButton = button("stop", "■ Stop", "Stop the running code");
+    this.resetButton = button("reset", "↺ Reset", "Put back the lesson's code");
+    this.stopButton.disabled = true;
+    toolbar.append(this.runButton, this.stopButton, this.resetButton);
+
+    this.notice = document.createElement("div");
+    this.notice.className = "course-notice";
+    this.notice.hidden = true;
+
+    const host = document.createElement("div");
+    host.className = "course-editor";
+    this.view = createEditor({
+      parent: host,
+      doc: saved ? saved.code : this.original,
+      label: `Python code, cell ${index + 1}`,
+      onRun: () => this.run(),
+      onChange: (text) => this.changed(text),
+    });
+
+    const out = document.createElement("div");
+    out.className = "course-output";
+    out.dataset.output = "";
+    out.setAttribute("aria-live", "polite");
+    out.setAttribute("aria-label", `Output of cell ${index + 1}`);
+    this.output = new Output(out);
+    this.output.clear();
+
+    el.append(host, toolbar, this.notice, out);
+    this.runButton.addEventListener("click", () => this.run());
+    this.stopButton.addEventListener("click", () => this.stop());
+    this.resetButton.addEventListener("click", () => this.reset());
+
+    if (saved && saved.base !== hashText(this.original)) this.offerNewVersion();
+  }
+
+  offerNewVersion() {
+    this.notice.hidden = false;
+    this.notice.replaceChildren(
+      "The lesson's code for this cell has changed since you edited it. ",
+      Object.assign(button("use-new", "Use the new version", "Replace your edit with the lesson's current code"), {
+        onclick: () => this.reset(),
+      }),
+    );
+  }
+
+  changed(text) {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => saveEdit(this.key, text, this.original), 300);
+  }
+
+  reset() {
+    clearTimeout(this.saveTimer);
+    setText(this.view, this.original);
+    forgetEdit(this.key);
+    this.notice.hidden = true;
+  }
+
+  setState(state) {
+    this.el.dataset.state = state;
+    const busy = state === "running";
+    this.stopButton.disabled = !busy;
+    this.runButton.disabled = busy;
+  }
+
+  /** Run this cell after any earlier cell this session has not run yet. */
+  async run() {
+    if (this.el.dataset.state === "running") return;
+    const { cells, client, page } = this.ctx;
+    this.stopped = false;
+    this.setState("running");
+    this.output.clear();
+    for (const earlier of cells.slice(0, this.index)) {
+      if (session(client, page).ran.has(earlier.index)) continue;
+      const ok = await earlier.execute();
+      if (this.stopped) {
+        this.output.note("Stopped.");
+        this.setState("idle");
+        return;
+      }
+      if (!ok) {
+        this.output.note(
+          `Cell ${earlier.index + 1} above did not finish, and this cell needs it: see its output, fix it, then run again.`,
+          "error-note",
+        );
+        this.setState("error");
+        return;
+      }
+    }
+    await this.execute();
+  }
+
+  /** Run this cell's code now; true when it finished without an error. */
+  async execute() {
+    const { client, page, ns } = this.ctx;
+    this.setState("running");
+    this.output.clear();
+    const { job, promise } = client.run({
+      ns,
+      code: getText(this.view),
+      filename: `<cell ${this.index + 1}>`,
+      timeLimit: this.limit,
+      onStream: (stream, text) => this.output.text(stream, text),
+      onFigure: (svg) => this.output.figure(svg),
+    });
+    this.job = job;
+    const reply = await promise;
+    this.job = null;
+    if (reply.ok) {
+      session(client, page).ran.add(this.index);
+      if (reply.truncated) this.output.note("Output was cut: print less, or print a summary.");
+      this.setState("done");
+      return true;
+    }
+    session(client, page).ran.delete(this.index);
+    if (reply.interrupted) {
+      this.output.note(describeStop(reply, this.limit), "stopped");
+      this.setState("idle");
+    } else {
+      this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+      this.setState("error");
+    }
+    return false;
+  }
+
+  stop() {
+    this.stopped = true;
+    const running = this.job ?? this.ctx.cells.find((c) => c.job)?.job;
+    if (running) this.ctx.client.stop(running, "stop");
+  }
+}
+
+/** Turn every cell under `root` into a live cell; returns the Cell objects. */
+export function mountCells(root, { client, page }) {
+  const ctx = { client, page, ns: page, cells: [] };
+  root.querySelectorAll(".course-cell").forEach((el, i) => ctx.cells.push(new Cell(el, i, ctx)));
+  return ctx.cells;
+}

@@ -1,0 +1,167 @@
+// The page's handle on the Python worker: one per tab, shared by every cell and
+// exercise, and kept across Material's instant navigation (this module is loaded once).
+//
+// Stop: when the page is cross-origin isolated, write SIGINT into the worker's
+// interrupt buffer; if the run has not ended within STOP_GRACE_MS (or without
+// isolation at all), terminate the worker and start a fresh one. A restart bumps
+// `generation`, so callers know that every namespace is gone.
+
+const STOP_GRACE_MS = 800;
+const SIGINT = 2;
+
+export class PythonClient {
+  constructor({ indexURL, workerURL }) {
+    this.indexURL = indexURL;
+    this.workerURL = workerURL;
+    this.worker = null;
+    this.generation = 0;
+    this.status = { phase: "idle", message: "Python starts when you run a cell." };
+    this.listeners = new Set();
+    this.pending = new Map();
+    this.nextId = 1;
+    this.current = null; // the job the worker is running now
+    this.chain = Promise.resolve();
+    this.interrupt = null;
+  }
+
+  onStatus(listener) {
+    this.listeners.add(listener);
+    listener(this.status);
+    return () => this.listeners.delete(listener);
+  }
+
+  setStatus(phase, message) {
+    this.status = { phase, message };
+    for (const listener of this.listeners) listener(this.status);
+  }
+
+  get isolated() {
+    return globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+  }
+
+  /** Start the worker (idempotent): on first Run, or as an idle prefetch. */
+  boot() {
+    if (this.worker) return;
+    this.worker = new Worker(this.workerURL, { type: "module", name: "python" });
+    this.worker.onmessage = (event) => this.receive(event.data);
+    this.worker.onerror = (event) => {
+      this.setStatus("error", `Python worker failed: ${event.message || "unknown error"}`);
+    };
+    this.interrupt = this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    this.setStatus("loading", "Loading Python…");
+    this.worker.postMessage({ type: "init", indexURL: this.indexURL, interruptBuffer: this.interrupt?.buffer });
+  }
+
+  receive(msg) {
+    if (msg.type === "status") {
+      this.setStatus(msg.phase, msg.message);
+      return;
+    }
+    const job = this.pending.get(msg.id);
+    if (!job) return;
+    if (msg.type === "stream") job.onStream?.(msg.stream, msg.text);
+    else if (msg.type === "figure") job.onFigure?.(msg.svg);
+    else if (msg.type === "done" || msg.type === "result") {
+      if (msg.type === "done") job.started = true;
+      this.finish(job, msg);
+    }
+  }
+
+  finish(job, reply) {
+    if (job.finished) return;
+    job.finished = true;
+    clearTimeout(job.timer);
+    clearTimeout(job.stopTimer);
+    this.pending.delete(job.id);
+    if (this.current === job) this.current = null;
+    job.resolve(job.reason && reply.interrupted ? { ...reply, reason: reply.reason ?? job.reason } : reply);
+  }
+
+  /** Queue a request; resolves with the worker's final reply (never rejects). */
+  request(message, { onStream, onFigure, timeLimit } = {}) {
+    const job = { id: this.nextId++, message, onStream, onFigure, timeLimit, finished: false };
+    const promise = new Promise((resolve) => {
+      job.resolve = resolve;
+    });
+    this.pending.set(job.id, job);
+    this.chain = this.chain.then(() => this.dispatch(job)).then(() => promise);
+    return { job, promise };
+  }
+
+  dispatch(job) {
+    if (job.finished) return;
+    this.boot();
+    this.current = job;
+    job.generation = this.generation;
+    if (job.timeLimit && job.timeLimit > 0) {
+      // The limit counts from when Python can start, not while it loads.
+      const arm = () => {
+        job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeLimit * 1000);
+      };
+      if (this.status.phase === "ready") arm();
+      else {
+        const off = this.onStatus((s) => {
+          if (s.phase === "ready" && !job.finished) {
+            off();
+            arm();
+          }
+        });
+      }
+    }
+    this.worker.postMessage({ ...job.message, id: job.id });
+  }
+
+  run({ ns, code, filename, timeLimit, onStream, onFigure }) {
+    return this.request({ type: "run", ns, code, filename }, { onStream, onFigure, timeLimit });
+  }
+
+  /** Call a Python function in the worker and get its JSON result back. */
+  async call({ module, ns, name, args = [], timeLimit = 30 }) {
+    const { promise } = this.request({ type: "call", module, ns, name, args }, { timeLimit });
+    const reply = await promise;
+    if (!reply.ok) throw Object.assign(new Error(reply.error?.message || "call failed"), reply.error || {});
+    return reply.value;
+  }
+
+  check({ exercise, source, timeLimit = 60 }) {
+    return this.request({ type: "check", exercise, source }, { timeLimit });
+  }
+
+  resetNamespace(ns) {
+    if (this.worker) this.worker.postMessage({ type: "reset", ns });
+  }
+
+  /** Stop `job` (default: whatever runs now). `why` is "stop" or "timeout". */
+  stop(job = this.current, why = "stop") {
+    if (!job || job.finished) return;
+    if (this.current !== job) {
+      // Not started yet: drop it from the queue.
+      this.finish(job, { ok: false, interrupted: true, reason: why, cancelled: true });
+      return;
+    }
+    job.reason = why;
+    if (this.interrupt && this.status.phase === "ready") {
+      this.interrupt[0] = SIGINT;
+      job.stopTimer = setTimeout(() => this.restart(job, why), STOP_GRACE_MS);
+    } else {
+      this.restart(job, why);
+    }
+  }
+
+  /** Throw the worker away and start a fresh one; `job` ends as stopped. */
+  restart(job = this.current, why = "stop") {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.generation += 1;
+    const orphans = [...this.pending.values()];
+    for (const other of orphans) {
+      if (other === job) this.finish(other, { ok: false, interrupted: true, reason: why, restarted: true });
+      else if (this.current === other || other.generation !== undefined) {
+        this.finish(other, { ok: false, interrupted: true, reason: "restart", restarted: true });
+      }
+    }
+    this.current = null;
+    this.setStatus("idle", "Python restarted.");
+    this.boot();
+  }
+}

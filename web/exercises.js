@@ -1,0 +1,201 @@
+// Exercise blocks: `<div class="course-exercise" data-exercise="dayNN_slug.py">`
+// written by the `exercise` fence from the exercise file itself. The editor holds
+// the file; Check runs the exercise's public checks in the worker (the same
+// functions the CPython grader runs); hints open one at a time.
+
+import { zipSync, strToU8 } from "fflate";
+import { createEditor, getText, setText } from "./editor.js";
+import { Output } from "./output.js";
+import { exerciseKey, forgetEdit, hashText, isDone, loadEdit, markDone, saveEdit } from "./storage.js";
+
+function button(action, label, title) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `md-button course-button course-button--${action}`;
+  b.dataset.action = action;
+  b.textContent = label;
+  b.title = title;
+  return b;
+}
+
+class Exercise {
+  constructor(el, ctx) {
+    this.el = el;
+    this.ctx = ctx;
+    this.file = el.dataset.exercise;
+    this.original = el.querySelector("pre code, pre")?.textContent ?? "";
+    this.hints = [...el.querySelectorAll(".course-exercise__hint")].map((h) => h.innerHTML);
+    this.shown = 0;
+    this.key = exerciseKey(this.file);
+    this.build();
+  }
+
+  build() {
+    const { el, file } = this;
+    el.dataset.state = "idle";
+    el.setAttribute("role", "group");
+    el.setAttribute("aria-label", `Exercise ${file}`);
+    el.replaceChildren();
+
+    const header = document.createElement("div");
+    header.className = "course-exercise__header";
+    const name = document.createElement("code");
+    name.textContent = `exercises/${file}`;
+    this.badge = document.createElement("span");
+    this.badge.className = "course-exercise__done";
+    this.badge.textContent = "✓ Done";
+    this.badge.hidden = !isDone(file);
+    header.append(name, this.badge);
+
+    const saved = loadEdit(this.key);
+    const host = document.createElement("div");
+    host.className = "course-editor";
+    this.view = createEditor({
+      parent: host,
+      doc: saved ? saved.code : this.original,
+      label: `Python code, exercise ${file}`,
+      onRun: () => this.check(),
+      onChange: (text) => {
+        clearTimeout(this.saveTimer);
+        this.saveTimer = setTimeout(() => saveEdit(this.key, text, this.original), 300);
+      },
+    });
+
+    const toolbar = document.createElement("div");
+    toolbar.className = "course-toolbar";
+    this.checkButton = button("check", "✓ Check", "Run this exercise's checks (Shift+Enter)");
+    this.hintButton = button("hint", "Hint", "Show the next hint");
+    this.resetButton = button("reset", "↺ Reset", "Put back the exercise file as given");
+    this.downloadButton = button("download", "⤓ All exercises (.zip)", "Download every exercise file, with your edits");
+    toolbar.append(this.checkButton, this.hintButton, this.resetButton, this.downloadButton);
+    this.hintButton.hidden = this.hints.length === 0;
+    this.updateHintButton();
+
+    this.notice = document.createElement("div");
+    this.notice.className = "course-notice";
+    this.notice.hidden = true;
+
+    this.hintList = document.createElement("ol");
+    this.hintList.className = "course-exercise__hints";
+    this.hintList.hidden = true;
+
+    const result = document.createElement("div");
+    result.className = "course-output";
+    result.dataset.result = "";
+    result.setAttribute("aria-live", "polite");
+    this.output = new Output(result);
+    this.output.clear();
+
+    el.append(header, host, toolbar, this.notice, this.hintList, result);
+    this.checkButton.addEventListener("click", () => this.check());
+    this.hintButton.addEventListener("click", () => this.nextHint());
+    this.resetButton.addEventListener("click", () => this.reset());
+    this.downloadButton.addEventListener("click", () => downloadAll(this.ctx.siteRoot));
+
+    if (saved && saved.base !== hashText(this.original)) {
+      this.notice.hidden = false;
+      this.notice.replaceChildren(
+        "This exercise file has changed since you edited it. ",
+        Object.assign(button("use-new", "Use the new version", "Replace your edit with the current file"), {
+          onclick: () => this.reset(),
+        }),
+      );
+    }
+  }
+
+  updateHintButton() {
+    const n = this.hints.length;
+    this.hintButton.textContent =
+      this.shown < n ? `Hint ${this.shown + 1} of ${n}` : `All ${n} hints shown`;
+    this.hintButton.disabled = this.shown >= n;
+  }
+
+  nextHint() {
+    if (this.shown >= this.hints.length) return;
+    const li = document.createElement("li");
+    li.innerHTML = this.hints[this.shown]; // written by the site build from the lesson's Markdown
+    this.hintList.append(li);
+    this.hintList.hidden = false;
+    this.shown += 1;
+    this.updateHintButton();
+    window.renderMathInElement?.(li);
+  }
+
+  reset() {
+    clearTimeout(this.saveTimer);
+    setText(this.view, this.original);
+    forgetEdit(this.key);
+    this.notice.hidden = true;
+  }
+
+  async check() {
+    if (this.el.dataset.state === "running") return;
+    this.el.dataset.state = "running";
+    this.checkButton.disabled = true;
+    this.output.clear();
+    this.output.note("Checking…");
+    const { promise } = this.ctx.client.check({ exercise: this.file, source: getText(this.view) });
+    const reply = await promise;
+    this.checkButton.disabled = false;
+    this.output.clear();
+    const checks = reply.value?.checks;
+    if (reply.ok && Array.isArray(checks)) {
+      this.showChecks(checks);
+      const passed = checks.length > 0 && checks.every((c) => c.passed);
+      this.el.dataset.state = passed ? "pass" : "fail";
+      if (passed) markDone(this.file, true);
+      this.badge.hidden = !isDone(this.file);
+      return;
+    }
+    this.el.dataset.state = "fail";
+    if (reply.interrupted) this.output.note("Stopped: the checks ran past their time limit.", "stopped");
+    else this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+  }
+
+  showChecks(checks) {
+    const passed = checks.filter((c) => c.passed).length;
+    this.output.note(`${passed} of ${checks.length} checks passed.`, passed === checks.length ? "pass" : "fail");
+    const list = document.createElement("ul");
+    list.className = "course-checks";
+    for (const c of checks) {
+      const li = document.createElement("li");
+      li.dataset.passed = String(c.passed);
+      const mark = document.createElement("span");
+      mark.className = "course-checks__mark";
+      mark.textContent = c.passed ? "✓" : "✗";
+      mark.setAttribute("aria-label", c.passed ? "passed" : "failed");
+      const name = document.createElement("strong");
+      name.textContent = c.name;
+      li.append(mark, " ", name);
+      if (c.message) {
+        const msg = document.createElement("pre");
+        msg.textContent = c.message;
+        li.append(msg);
+      }
+      list.append(li);
+    }
+    this.output.append(list);
+  }
+}
+
+/** Download every exercise file as one zip laid out like `exercises/`, with saved edits. */
+export async function downloadAll(siteRoot) {
+  const index = await (await fetch(new URL("exercises/index.json", siteRoot))).json();
+  const files = {};
+  for (const file of index.files) {
+    const text = loadEdit(exerciseKey(file))?.code ?? (await (await fetch(new URL(`exercises/${file}`, siteRoot))).text());
+    files[`exercises/${file}`] = strToU8(text);
+  }
+  const blob = new Blob([zipSync(files)], { type: "application/zip" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = "exercises.zip";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+export function mountExercises(root, ctx) {
+  return [...root.querySelectorAll(".course-exercise")].map((el) => new Exercise(el, ctx));
+}

@@ -1,0 +1,56 @@
+// Entry point of the course runtime on every page. Loaded once; Material's instant
+// navigation swaps page contents and emits on `document$`, and each emission mounts
+// the new page's cells and exercises against the same Python worker.
+
+import { PythonClient } from "./client.js";
+import { mountCells } from "./cells.js";
+import { mountExercises } from "./exercises.js";
+import { mountStatus } from "./status.js";
+import { mountExplorerPage } from "./explorer/index.js";
+
+const here = new URL(import.meta.url); // <site>/assets/course/course.js
+const siteRoot = new URL("../../", here);
+
+const client = new PythonClient({
+  indexURL: new URL("pyodide/", siteRoot).href,
+  workerURL: new URL("worker.js", here).href,
+});
+// For other parts of the site (the graph explorer): one worker per tab.
+globalThis.coursePython = client;
+
+/** The page's path inside the site, e.g. "lessons/day05_add_mul" ("index" for the home page). */
+function pageKey() {
+  let path = decodeURIComponent(location.pathname);
+  if (path.startsWith(siteRoot.pathname)) path = path.slice(siteRoot.pathname.length);
+  return path.replace(/index\.html$/, "").replace(/\/+$/, "") || "index";
+}
+
+function renderMath(root) {
+  window.renderMathInElement?.(root, {
+    delimiters: [
+      { left: "\\[", right: "\\]", display: true },
+      { left: "\\(", right: "\\)", display: false },
+    ],
+    ignoredClasses: ["course-cell", "course-exercise"],
+    throwOnError: false,
+  });
+}
+
+function mount() {
+  const root = document.querySelector("article") ?? document.body;
+  renderMath(root);
+  const page = pageKey();
+  const cells = mountCells(root, { client, page });
+  const exercises = mountExercises(root, { client, page, siteRoot });
+  mountExplorerPage(root, client);
+  if (cells.length + exercises.length === 0) return;
+  mountStatus(root, client);
+  // Idle prefetch: Python loads while the reader reads, so the first Run is quick.
+  const prefetch = () => client.boot();
+  if ("requestIdleCallback" in window) requestIdleCallback(prefetch, { timeout: 1500 });
+  else setTimeout(prefetch, 500);
+}
+
+if (window.document$?.subscribe) window.document$.subscribe(() => mount());
+else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
+else mount();

@@ -1,0 +1,63 @@
+// An output area: streamed text (stdout and stderr apart), figures and errors,
+// appended in the order they arrive.
+
+export class Output {
+  constructor(el) {
+    this.el = el;
+  }
+
+  clear() {
+    this.el.replaceChildren();
+    this.el.hidden = true;
+  }
+
+  append(node) {
+    this.el.hidden = false;
+    this.el.append(node);
+    return node;
+  }
+
+  /** Add streamed text; consecutive chunks of one stream share one block. */
+  text(stream, text) {
+    let block = this.el.lastElementChild;
+    if (!block || block.dataset.stream !== stream) {
+      block = document.createElement("pre");
+      block.className = `course-output__${stream}`;
+      block.dataset.stream = stream;
+      this.append(block);
+    }
+    block.append(text);
+  }
+
+  /** A figure: SVG shown as an image, so nothing in it can run as script. */
+  figure(svg) {
+    const img = document.createElement("img");
+    img.className = "course-output__figure";
+    const title = /<title>([^<]*)<\/title>/.exec(svg);
+    img.alt = title ? decodeEntities(title[1]) : "Figure drawn by this cell";
+    img.src = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    img.addEventListener("load", () => URL.revokeObjectURL(img.src), { once: true });
+    this.append(img);
+  }
+
+  error(text) {
+    const pre = document.createElement("pre");
+    pre.className = "course-output__error";
+    pre.textContent = text;
+    this.append(pre);
+  }
+
+  note(text, kind = "note") {
+    const p = document.createElement("p");
+    p.className = `course-output__${kind}`;
+    p.textContent = text;
+    this.append(p);
+    return p;
+  }
+}
+
+function decodeEntities(text) {
+  const el = document.createElement("textarea");
+  el.innerHTML = text;
+  return el.value;
+}

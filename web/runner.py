@@ -1,0 +1,184 @@
+"""Run a learner's cell the way the course pages promise, under Pyodide or CPython.
+
+The browser worker and the Node cell runner both load this one module, so a cell
+behaves the same in the page and in CI:
+
+- each page has its own namespace (a dict), shared by its cells in page order;
+- a cell whose last statement is an expression shows that value, like a notebook;
+- an object with `_repr_svg_()` (an `engine.plot.Figure`) is shown as a figure;
+- a traceback starts at the learner's own code: frames of this runner are cut;
+- KeyboardInterrupt (Stop, or the time limit) is reported as a stop, not an error.
+
+The host gives one callback, `emit(kind, text)`, with kind "figure" (SVG text) or
+"stdout" (text shown as output). Results are JSON text, so no proxy crosses over.
+"""
+
+import ast
+import builtins
+import importlib
+import json
+import linecache
+import math
+import sys
+import traceback
+
+__all__ = ["call", "check_exercise", "reset", "run", "set_emitter"]
+
+_namespaces = {}
+_learner_files = set()
+_emit = None
+
+
+def set_emitter(emit):
+    """Register the host's `emit(kind, text)` callback."""
+    global _emit
+    _emit = emit
+    _hook_plot()
+
+
+def _hook_plot():
+    # Route `Figure.show()` to the page, once the learner has imported engine.plot.
+    plot = sys.modules.get("engine.plot")
+    if plot is not None and _emit is not None:
+        plot.display_hook = display
+
+
+def namespace(key):
+    """The namespace of page `key`, made on first use."""
+    ns = _namespaces.get(key)
+    if ns is None:
+        ns = {"__name__": "__main__", "__builtins__": builtins}
+        _namespaces[key] = ns
+    return ns
+
+
+def reset(key):
+    """Forget the namespace of page `key` (a fresh start for its cells)."""
+    _namespaces.pop(key, None)
+
+
+def display(value):
+    """Show `value`: a figure when it can draw itself as SVG, else its repr."""
+    svg = getattr(value, "_repr_svg_", None)
+    if callable(svg) and _emit is not None:
+        _emit("figure", svg())
+    else:
+        print(repr(value))
+
+
+def _remember_source(filename, code):
+    # linecache lets tracebacks quote the learner's lines back to them.
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    _learner_files.add(filename)
+
+
+def format_exception(exc):
+    """The traceback of `exc`, starting at the first frame of learner code."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename not in _learner_files:
+        tb = tb.tb_next
+    exc.__traceback__ = tb
+    return "".join(traceback.format_exception(exc))
+
+
+def _error(exc):
+    return {
+        "ok": False,
+        "interrupted": False,
+        "error": {
+            "type": type(exc).__name__,
+            "message": str(exc),
+            "traceback": format_exception(exc),
+        },
+    }
+
+
+def run(code, key, filename):
+    """Run `code` in page `key`'s namespace; return a JSON result.
+
+    {"ok": true} or {"ok": false, "interrupted": bool, "error": {type, message, traceback}}.
+    """
+    ns = namespace(key)
+    _remember_source(filename, code)
+    try:
+        tree = ast.parse(code, filename, "exec")
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        exec(compile(tree, filename, "exec"), ns)
+        _hook_plot()
+        if last is not None:
+            value = eval(compile(last, filename, "eval"), ns)
+            if value is not None:
+                display(value)
+    except KeyboardInterrupt:
+        return json.dumps({"ok": False, "interrupted": True, "error": None})
+    except BaseException as exc:  # SystemExit too: a cell must never end the worker
+        return json.dumps(_error(exc))
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return json.dumps({"ok": True})
+
+
+def _plain(value):
+    # JSON has no NaN or infinity: they travel as null.
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def call(target, name, args_json, key=None):
+    """Call a Python function and return its result as JSON text.
+
+    The function is `name` (dotted) inside module `target`, or, when `key` is
+    given, inside page `key`'s namespace. `args_json` is a JSON list of arguments.
+    """
+    if key is not None:
+        head, *rest = name.split(".")
+        ns = namespace(key)
+        if head not in ns:
+            raise NameError(
+                f"{head!r} is not defined on this page yet: run the cell that defines it"
+            )
+        obj = ns[head]
+    else:
+        obj = importlib.import_module(target)
+        rest = name.split(".")
+    for part in rest:
+        obj = getattr(obj, part)
+    args = json.loads(args_json)
+    if not isinstance(args, list):
+        raise TypeError("args must be a JSON list")
+    return json.dumps(_plain(obj(*args)), allow_nan=False)
+
+
+def check_exercise(exercise_id, source):
+    """Run the public checks of `exercise_id` on `source`; return JSON text.
+
+    {"ok": true, "checks": [{name, passed, message}, ...]} or
+    {"ok": false, "error": {...}} when the checks themselves could not run.
+    """
+    try:
+        from grader.checks import run_public_checks
+
+        checks = run_public_checks(exercise_id, source)
+        checks = [
+            {
+                "name": str(c["name"]),
+                "passed": bool(c["passed"]),
+                "message": str(c.get("message", "")),
+            }
+            for c in checks
+        ]
+    except KeyboardInterrupt:
+        return json.dumps({"ok": False, "interrupted": True, "error": None})
+    except BaseException as exc:
+        return json.dumps(_error(exc))
+    return json.dumps({"ok": True, "checks": checks})
