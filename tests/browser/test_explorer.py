@@ -1,0 +1,48 @@
+"""The graph explorer on the built site: its graph comes from the engine under Pyodide.
+
+The UI's details are tested in tests/explorer/; this proves the real path: the
+`explorer` fence, the runtime mounting it, and `engine.expr.explore` run in the
+course's Python worker.
+"""
+
+from __future__ import annotations
+
+EXPLORER = "explorer/"
+
+
+def _grads(page):
+    return page.eval_on_selector_all(
+        "[data-node]", "els => Object.fromEntries(els.map(e => [e.dataset.label, e.dataset.grad]))"
+    )
+
+
+def _value(page, label):
+    return float(page.locator(f"[data-node][data-label='{label}']").get_attribute("data-value"))
+
+
+def test_explorer_builds_and_differentiates_with_the_engine_in_pyodide(course_page, base_url):
+    page = course_page
+    page.goto(base_url + EXPLORER)
+    page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
+    box = page.locator("input[data-role=expression]")
+    box.fill("(a+b)*c")
+    box.press("Enter")
+    page.wait_for_selector("[data-node][data-label='(a+b)*c']")
+    page.click("[data-action=finish]")
+    grads = {k: float(v) for k, v in _grads(page).items()}
+    # The chain rule: c.grad is the value of a+b; a.grad is the value of c.
+    assert grads["c"] == _value(page, "a+b") == -1.0
+    assert grads["a"] == grads["b"] == _value(page, "c") == 10.0
+
+    page.locator("input[data-var=b]").fill("1")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-node][data-label='a+b']\").dataset.value === '3'"
+    )
+    assert float(page.locator("[data-node][data-label='c']").get_attribute("data-grad")) == 3.0
+
+    box.fill("__import__('os').getcwd()")
+    box.press("Enter")
+    error = page.locator("[data-role=error]")
+    error.wait_for(state="visible")
+    assert "attributes" in error.text_content()
+    assert page.locator("[data-node]").count() == 0

@@ -1,0 +1,28 @@
+"""The `explorer` fence: what a lesson's block renders, and the blocks it refuses."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hooks"))
+
+from explorer_fence import ExplorerError, explorer_fence, format_explorer  # noqa: E402
+
+
+def render(body):
+    return format_explorer(body, "explorer", "course-explorer", {}, None)
+
+
+def test_renders_a_mount_point_with_the_escaped_expression():
+    html = render("(a + b) * c\n")
+    assert 'data-explorer data-expression="(a + b) * c"' in html
+    assert "<pre" in html  # readable without JavaScript
+    assert 'data-expression="a &lt; 2' not in render("a*b")
+    assert explorer_fence()["name"] == "explorer"
+
+
+@pytest.mark.parametrize("body", ["a ** b", "__import__('os')", "a +", "a\nb"])
+def test_refuses_what_the_explorer_would_refuse(body):
+    with pytest.raises(ExplorerError, match="explorer block"):
+        render(body)
