@@ -1,0 +1,199 @@
+"""Small SVG figures for lessons: loss curves, descent paths, two-class scatters.
+
+Pure Python (no dependencies), so the same code draws in CPython and in the
+browser. A `Figure` is drawn as SVG text; in a course page, a figure that is a
+cell's last expression, or passed to `show()`, appears under the cell.
+
+    from engine.plot import line_plot
+    line_plot(losses, title="training loss", xlabel="step", ylabel="loss", logy=True)
+
+    fig = Figure(title="two classes")
+    fig.scatter(xs0, ys0, label="class 0")
+    fig.scatter(xs1, ys1, label="class 1")
+    fig.show()
+"""
+
+import math
+from html import escape
+
+__all__ = ["Figure", "line_plot", "scatter_plot", "show"]
+
+# The browser runtime sets this to a function that shows a figure under the cell.
+display_hook = None
+
+COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+
+
+def _nice_ticks(lo, hi, count=5):
+    """About `count` round tick values covering [lo, hi] (steps of 1, 2 or 5 x 10^k)."""
+    if hi == lo:
+        return [lo]
+    raw = (hi - lo) / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(lo / step - 1e-9) * step
+    ticks = []
+    t = first
+    while t <= hi + step * 1e-9:
+        ticks.append(round(t, 12))
+        t += step
+    return ticks
+
+
+def _fmt(v):
+    if v == 0:
+        return "0"
+    if abs(v) >= 1e4 or abs(v) < 1e-3:
+        return f"{v:.0e}"
+    return f"{v:g}"
+
+
+class Figure:
+    """A plot with one or more series; `svg()` draws it."""
+
+    def __init__(self, title="", xlabel="", ylabel="", *, logy=False, width=560, height=320):
+        self.title, self.xlabel, self.ylabel = title, xlabel, ylabel
+        self.logy = logy
+        self.width, self.height = width, height
+        self.series = []
+
+    def line(self, ys, xs=None, *, label=None):
+        """Add a line through (xs[i], ys[i]); xs defaults to 0, 1, 2, ..."""
+        return self._add("line", ys, xs, label)
+
+    def scatter(self, xs, ys, *, label=None):
+        """Add points (xs[i], ys[i])."""
+        return self._add("scatter", ys, xs, label)
+
+    def _add(self, kind, ys, xs, label):
+        ys = [float(getattr(y, "data", y)) for y in ys]
+        xs = list(range(len(ys))) if xs is None else [float(getattr(x, "data", x)) for x in xs]
+        if len(xs) != len(ys):
+            raise ValueError(f"xs has {len(xs)} values but ys has {len(ys)}: give one x per y")
+        self.series.append({"kind": kind, "xs": xs, "ys": ys, "label": label})
+        return self
+
+    def _points(self, series):
+        # Points that cannot be drawn (nan, inf, or <= 0 on a log axis) are skipped.
+        for x, y in zip(series["xs"], series["ys"]):
+            if math.isfinite(x) and math.isfinite(y) and (y > 0 or not self.logy):
+                yield x, (math.log10(y) if self.logy else y)
+
+    def svg(self):
+        """The figure as standalone SVG text."""
+        points = [p for s in self.series for p in self._points(s)]
+        if not points:
+            raise ValueError("nothing to draw: add a series with at least one finite value")
+        w, h = self.width, self.height
+        left, right, top, bottom = 64, 16, 34 if self.title else 14, 46
+        x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
+        y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
+        if x0 == x1:
+            x0, x1 = x0 - 1, x1 + 1
+        if y0 == y1:
+            y0, y1 = y0 - 1, y1 + 1
+        pad = (y1 - y0) * 0.05
+        y0, y1 = y0 - pad, y1 + pad
+
+        def sx(x):
+            return left + (x - x0) / (x1 - x0) * (w - left - right)
+
+        def sy(y):
+            return h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom)
+
+        title = escape(self.title or "figure")
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+            f'viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">',
+            f"<title>{title}</title>",
+            f'<rect width="{w}" height="{h}" fill="white"/>',
+        ]
+        if self.title:
+            parts.append(
+                f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>'
+            )
+        # Axes, ticks and grid.
+        parts.append(
+            f'<path d="M{left},{top} V{h - bottom} H{w - right}" fill="none" stroke="#444"/>'
+        )
+        for t in _nice_ticks(x0, x1):
+            x = sx(t)
+            parts.append(
+                f'<line x1="{x:.1f}" y1="{h - bottom}" x2="{x:.1f}" y2="{h - bottom + 4}" stroke="#444"/>'
+            )
+            parts.append(
+                f'<text x="{x:.1f}" y="{h - bottom + 16}" text-anchor="middle">{_fmt(t)}</text>'
+            )
+        for t in _nice_ticks(y0, y1):
+            y = sy(t)
+            label = _fmt(10**t) if self.logy else _fmt(t)
+            parts.append(
+                f'<line x1="{left}" y1="{y:.1f}" x2="{w - right}" y2="{y:.1f}" stroke="#eee"/>'
+            )
+            parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+        if self.xlabel:
+            parts.append(
+                f'<text x="{(left + w - right) / 2}" y="{h - 8}" text-anchor="middle">{escape(self.xlabel)}</text>'
+            )
+        if self.ylabel:
+            cy = (top + h - bottom) / 2
+            parts.append(
+                f'<text x="14" y="{cy}" text-anchor="middle" transform="rotate(-90 14 {cy})">'
+                f"{escape(self.ylabel)}</text>"
+            )
+        # Series, then a legend for the labelled ones.
+        for i, s in enumerate(self.series):
+            color = COLORS[i % len(COLORS)]
+            pts = [(sx(x), sy(y)) for x, y in self._points(s)]
+            if s["kind"] == "line" and len(pts) > 1:
+                d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+                parts.append(
+                    f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2"/>'
+                )
+            else:
+                parts.extend(
+                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"/>' for x, y in pts
+                )
+        labelled = [(i, s["label"]) for i, s in enumerate(self.series) if s["label"]]
+        for row, (i, label) in enumerate(labelled):
+            y = top + 8 + row * 16
+            color = COLORS[i % len(COLORS)]
+            parts.append(
+                f'<rect x="{w - right - 120}" y="{y - 8}" width="10" height="10" fill="{color}"/>'
+            )
+            parts.append(f'<text x="{w - right - 104}" y="{y + 1}">{escape(str(label))}</text>')
+        parts.append("</svg>")
+        return "\n".join(parts)
+
+    def _repr_svg_(self):
+        return self.svg()
+
+    def save(self, path):
+        """Write the SVG to `path` (to look at it outside the course pages)."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.svg())
+
+    def show(self):
+        show(self)
+
+    def __repr__(self):
+        n = sum(len(s["ys"]) for s in self.series)
+        return f"<Figure {self.title!r}: {len(self.series)} series, {n} points>"
+
+
+def show(fig):
+    """Show `fig` under the running cell; outside the course pages, print a summary."""
+    if display_hook is not None:
+        display_hook(fig)
+    else:
+        print(repr(fig))
+
+
+def line_plot(ys, xs=None, *, label=None, **figure_options):
+    """A Figure with one line: `line_plot(losses, title=..., logy=True)`."""
+    return Figure(**figure_options).line(ys, xs, label=label)
+
+
+def scatter_plot(xs, ys, *, label=None, **figure_options):
+    """A Figure with one set of points."""
+    return Figure(**figure_options).scatter(xs, ys, label=label)

@@ -1,0 +1,52 @@
+"""A "download this day's notebook" line under the badge of every lesson page.
+
+The notebook `docs/notebooks/<slug>.ipynb` is written from the page by
+`tools/notebooks.py`; mkdocs-jupyter renders it as a page and (`include_source`) copies the
+`.ipynb` beside it. The links are computed from the built files, so no page types them.
+"""
+
+import posixpath
+
+from mkdocs.utils import get_relative_url
+
+
+def _notebook_file(page, files):
+    slug = posixpath.splitext(posixpath.basename(page.file.src_uri))[0]
+    return files.get_file_from_path(f"notebooks/{slug}.ipynb")
+
+
+def on_page_markdown(markdown, page, config, files):
+    if "day" not in page.meta or not page.file.src_uri.startswith("lessons/"):
+        return markdown
+    nb = _notebook_file(page, files)
+    if nb is None:
+        raise FileNotFoundError(
+            f"{page.file.src_uri} has no notebook: run `nox -s notebooks` "
+            "(or python tools/notebooks.py) to write docs/notebooks/"
+        )
+    # mkdocs-jupyter serves the notebook as a page at nb.url and copies the .ipynb into its folder.
+    name = posixpath.basename(nb.src_uri)
+    folder = posixpath.dirname(nb.dest_uri)
+    download = get_relative_url(posixpath.join(folder, name), page.url)
+    view = get_relative_url(nb.url, page.url)
+    line = (
+        f'<p class="day-notebook"><a href="{download}" download>Download this day as a Jupyter '
+        f'notebook</a> · <a href="{view}">read the notebook</a></p>'
+    )
+    # Right after the badge (day_badge runs first), else at the top.
+    marker = "</p>\n\n"
+    if markdown.startswith('<p class="day-badge"') and marker in markdown:
+        head, _, rest = markdown.partition(marker)
+        return f"{head}{marker}{line}\n\n{rest}"
+    return f"{line}\n\n{markdown}"
+
+
+_EMPTY_MATHJAX = '<script src=""> </script>'
+
+
+def on_post_page(output, page, config):
+    # mkdocs-jupyter's template loads MathJax from `custom_mathjax_url`; we leave it empty so no
+    # request leaves the site, and drop the empty script tag it would still write.
+    if page.file.src_uri.startswith("notebooks/"):
+        return output.replace(_EMPTY_MATHJAX, "")
+    return output

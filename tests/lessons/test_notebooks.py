@@ -1,0 +1,84 @@
+"""Every lesson's notebook is in sync with its page (one source: the page's cells)."""
+
+import importlib.util
+import json
+
+import pytest
+
+from .pages import ROOT, lesson_paths, load
+
+_spec = importlib.util.spec_from_file_location("course_notebooks", ROOT / "tools" / "notebooks.py")
+notebooks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(notebooks)
+
+PAGES = lesson_paths()
+IDS = [p.stem for p in PAGES]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=IDS)
+def test_notebook_is_up_to_date(path):
+    saved = notebooks.target(path)
+    assert saved.is_file(), f"docs/notebooks/{saved.name} is missing: run `nox -s notebooks`"
+    assert saved.read_text(encoding="utf-8") == notebooks.dumps(notebooks.notebook(path)), (
+        f"docs/notebooks/{saved.name} is out of date with its page: run `nox -s notebooks`"
+    )
+
+
+@pytest.mark.parametrize("path", PAGES, ids=IDS)
+def test_code_cells_are_the_page_cells(path):
+    # Read with the lesson tests' own parser, not the generator's: the two must agree.
+    nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
+    code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert code == [c.rstrip("\n") for c in load(path).cells]
+    assert all(
+        c["outputs"] == [] and c["execution_count"] is None
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+    )
+
+
+@pytest.mark.parametrize("path", PAGES, ids=IDS)
+def test_notebook_is_valid_nbformat_4(path):
+    nbformat = pytest.importorskip("nbformat")
+    nb = nbformat.read(str(notebooks.target(path)), as_version=4)
+    nbformat.validate(nb)
+    page = load(path)
+    assert nb.metadata["course"] == {k: page.meta[k] for k in ("day", "title", "phase")}
+    first = "".join(nb.cells[0].source)
+    assert f"Day {page.meta['day']} of 30" in first
+
+
+def test_no_notebook_without_a_page():
+    names = {notebooks.target(p).name for p in PAGES}
+    extra = sorted(p.name for p in notebooks.NOTEBOOKS.glob("*.ipynb") if p.name not in names)
+    assert not extra, f"notebooks with no lesson page: {extra}"
+
+
+def test_markdown_conversion():
+    text = (
+        "---\nday: 1\ntitle: T\nphase: 1\ntime: 5\n---\n\n"
+        '<p class="day-badge">Phase 1 · Foundations · Day 1 of 30</p>\n\n# T\n\nIntro.\n\n'
+        '!!! tip "Try this"\n    Change it.\n\n    ```pyodide\n    x = 1\n    ```\n\n    More.\n\nAfter.\n\n'
+        '=== "Tab A"\n    In a tab.\n\n'
+        "```exercise\nfile: day01_x.py\nhints:\n  - one\n  - two\n```\n"
+    )
+    meta, cells = notebooks.split_page(text)
+    assert meta["day"] == 1
+    kinds = [k for k, _ in cells]
+    assert kinds == ["markdown", "code", "markdown"]
+    assert cells[0][1].startswith("# T\n\nIntro.\n\n> **Try this**\n>\n> Change it.")
+    assert "day-badge" not in cells[0][1]
+    assert cells[1][1] == "x = 1"
+    after = cells[2][1]
+    assert after.startswith("> More.") and "\n\nAfter." in after
+    assert "**Tab A**" in after and "\nIn a tab." in after
+    assert "exercises/day01_x.py" in after and "Hint 2 of 2" in after
+
+
+def test_check_mode_reports_stale(tmp_path, monkeypatch):
+    monkeypatch.setattr(notebooks, "NOTEBOOKS", tmp_path)
+    assert notebooks.stale()  # nothing written yet: every page is out of date
+    notebooks.write_all()
+    assert notebooks.stale() == []
+    (tmp_path / "day99_gone.ipynb").write_text("{}")
+    assert notebooks.stale() == ["day99_gone.ipynb"]
