@@ -1,0 +1,121 @@
+"""Day 17: the three-name example worked with fractions, and the dataset counts the page states.
+
+The counts are recomputed here from the names file, letters numbered by the alphabet, so the
+test does not rely on the page's cells or on engine.tokenizer.
+"""
+
+import string
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from .pages import ROOT, assert_states, lesson
+
+PAGE = lesson("day17_bigrams")
+NAMES = (ROOT / "engine" / "data" / "names.txt").read_text(encoding="utf-8").split()
+BOS = "."
+
+
+def bigrams(names):
+    counts = Counter()
+    for name in names:
+        seq = BOS + name + BOS
+        counts.update(zip(seq, seq[1:]))
+    return counts
+
+
+def model(names):
+    """P(next | current) as exact fractions."""
+    counts = bigrams(names)
+    totals = Counter()
+    for (a, _), n in counts.items():
+        totals[a] += n
+    return lambda a, b: Fraction(counts[(a, b)], totals[a])
+
+
+def draw(row, u):
+    """Inverse-CDF draw over (symbol, probability) pairs in vocabulary order."""
+    running = 0
+    for symbol, p in row:
+        running += p
+        if u < running:
+            return symbol
+    raise AssertionError("probabilities do not sum to 1")
+
+
+@pytest.fixture(scope="module")
+def namespace():
+    return PAGE.run_cells()
+
+
+def test_three_name_example():
+    tiny = ["emma", "ava", "anna"]
+    counts = bigrams(tiny)
+    assert sum(counts.values()) == 14 and "14 pairs in all" in PAGE.text
+    assert counts[("a", BOS)] == 3 and "(a, BOS) = 3" in PAGE.text
+    P = model(tiny)
+    assert_states(PAGE, float(P(BOS, "a")), "0.666667")
+    assert_states(PAGE, float(P(BOS, "e")), "0.333333")
+    assert P("a", BOS) == Fraction(3, 5) and "3/5 = 0.6" in PAGE.text
+    assert P("a", "n") == P("a", "v") == Fraction(1, 5) and "1/5 = 0.2" in PAGE.text
+    assert P("m", "m") == P("m", "a") == Fraction(1, 2)
+    # sampling with u = 0.5, 0.3, 0.9, 0.8, rows walked in id order (a..z, then BOS)
+    order = list(string.ascii_lowercase) + [BOS]
+    symbol, sampled = BOS, ""
+    for u in (Fraction(1, 2), Fraction(3, 10), Fraction(9, 10), Fraction(8, 10)):
+        symbol = draw([(s, P(symbol, s)) for s in order], u)
+        sampled += symbol
+    assert sampled == "ava" + BOS
+    assert "The sample is `ava`." in PAGE.text
+    assert P(BOS, "a") * P("a", BOS) == Fraction(2, 5)
+    assert "= 0.4$" in PAGE.text
+
+
+def test_dataset_numbers_stated():
+    counts = bigrams(NAMES)
+    assert_states(PAGE, counts[("m", "a")], "405")
+    m_total = sum(n for (a, _), n in counts.items() if a == "m")
+    assert_states(PAGE, m_total, "946")
+    assert "$405 / 946 \\approx 0.43$" in PAGE.text
+    assert_states(PAGE, counts[("a", BOS)], "1,758")
+    assert max(counts, key=counts.get) == ("a", BOS)
+    assert 0.3 < counts[("a", BOS)] / len(NAMES) < 0.36  # "about a third"
+    starts = {b: n for (a, b), n in counts.items() if a == BOS}
+    assert max(starts, key=starts.get) == "m" and starts["m"] == 487
+    assert "`m` (487 names)" in PAGE.text
+    zeros = 27 * 27 - len(counts)
+    assert_states(PAGE, zeros, "279")
+    assert "279 of the 729 cells are zero" in PAGE.text
+    assert {b for (a, b) in counts if a == "q"} == {"u", "i"}
+    assert "only ever followed by `u` or `i`" in PAGE.text
+
+
+def test_cells_count_like_the_test(namespace):
+    counts = bigrams(NAMES)
+    tok, N = namespace["tok"], namespace["N"]
+    index = {ch: i for i, ch in enumerate(string.ascii_lowercase)} | {BOS: 26}
+    assert tok.bos == 26
+    for a in index:
+        for b in index:
+            assert N[index[a]][index[b]] == counts[(a, b)]
+    assert namespace["total"] == sum(counts.values())
+    assert namespace["zeros"] == 27 * 27 - len(counts)
+    assert namespace["P"][namespace["m"]][namespace["a"]] == pytest.approx(405 / 946)
+
+
+def test_cell_draw_walks_the_running_total(namespace):
+    draw_cell = namespace["draw"]
+    assert draw_cell([0.6, 0.2, 0.2], 0.7) == 1
+    assert draw_cell([0.6, 0.2, 0.2], 0.0) == 0
+    assert draw_cell([0.6, 0.2, 0.2], 0.9999999999999999) == 2
+    assert draw_cell([0.1] * 10, 0.9999999999999999) == 9  # float sum falls short of 1
+
+
+def test_samples_are_words_of_letters(namespace):
+    import random
+
+    rng = random.Random(0)
+    names = [namespace["sample"](namespace["P"], rng) for _ in range(50)]
+    assert all(set(n) <= set(string.ascii_lowercase) for n in names)
+    assert any(n in set(NAMES) for n in names)  # a counting model often finds real names

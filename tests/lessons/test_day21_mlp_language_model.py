@@ -1,0 +1,90 @@
+"""Day 21: the tiny forward and backward pass worked with plain floats, the training examples,
+and the trained model's held-out loss against the counting model."""
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from .pages import ROOT, assert_states, lesson
+
+PAGE = lesson("day21_mlp_language_model")
+NAMES = (ROOT / "engine" / "data" / "names.txt").read_text(encoding="utf-8").split()
+
+
+@pytest.fixture(scope="module")
+def namespace():
+    return PAGE.run_cells()
+
+
+def test_worked_example_by_hand():
+    C, W1, W2 = [1.0, -1.0, 0.5], [1.0, -1.0], [2.0, 0.0, -2.0]
+    x = [C[2], C[0]]
+    a = W1[0] * x[0] + W1[1] * x[1]
+    assert a == -0.5
+    h = math.tanh(a)
+    assert_states(PAGE, h, "-0.462117")
+    z = [w * h for w in W2]
+    assert_states(PAGE, z[2], "0.924234")
+    e = [math.exp(v) for v in z]
+    p = [v / sum(e) for v in e]
+    assert "p = [0.101317, 0.255312, 0.643371]" in PAGE.text
+    for pi, shown in zip(p, ("0.101317", "0.255312", "0.643371")):
+        assert_states(PAGE, pi, shown)
+    assert_states(PAGE, -math.log(p[2]), "0.441034")
+    dz = [p[0], p[1], p[2] - 1]
+    assert_states(PAGE, dz[2], "-0.356629")
+    dh = sum(w * g for w, g in zip(W2, dz))
+    assert_states(PAGE, dh, "0.915892")
+    assert_states(PAGE, 1 - h * h, "0.786448")
+    da = dh * (1 - h * h)
+    assert_states(PAGE, da, "0.720301")
+    assert "\\partial L / \\partial C[0] = -1 \\times 0.720301 = -0.720301" in PAGE.text
+
+
+def test_worked_example_cell(namespace):
+    # the first cell's tables were rebound later; its printed loss is recomputed here
+    tiny = PAGE.cells[0]
+    ns = {}
+    exec(tiny, ns)
+    assert [row[0].grad for row in ns["C"]] == pytest.approx([-0.720301, 0.0, 0.720301], abs=1e-6)
+    assert ns["loss"].data == pytest.approx(0.441034, abs=1e-6)
+
+
+def test_examples_slide(namespace):
+    ex = namespace["examples"](["ava"])
+    bos = 26
+    assert ex == [((bos, bos, bos), 0), ((bos, bos, 0), 21), ((bos, 0, 21), 0), ((0, 21, 0), bos)]
+    total = len(namespace["train"]) + len(namespace["test"])
+    assert total == sum(len(n) + 1 for n in NAMES)
+
+
+def test_trained_model_beats_counting(namespace):
+    shuffled = list(NAMES)
+    random.Random(0).shuffle(shuffled)
+    cut = round(len(shuffled) * 0.9)
+    train, test = shuffled[:cut], shuffled[cut:]
+    counts, totals = Counter(), Counter()
+    for n in train:
+        s = "." + n + "."
+        for a, b in zip(s, s[1:]):
+            counts[(a, b)] += 1
+            totals[a] += 1
+    pairs = [(a, b) for n in test for a, b in zip("." + n + ".", n + ".")]
+    bigram = -sum(math.log((counts[p] + 1) / (totals[p[0]] + 27)) for p in pairs) / len(pairs)
+    assert_states(PAGE, bigram, "2.3474")
+    held_out = namespace["score"](namespace["test"])
+    assert_states(PAGE, held_out, "2.2728")
+    assert held_out < bigram
+    assert_states(PAGE, len(namespace["params"]), "1,415")
+    assert len(namespace["params"]) == 27 * 4 + 32 * 12 + 32 + 27 * 32 + 27
+    assert namespace["losses"][0] == pytest.approx(math.log(27), abs=0.05)
+
+
+def test_try_this_same_token_in_both_slots():
+    ns = {}
+    exec(PAGE.cells[0].replace("context, target = [2, 0], 2", "context, target = [2, 2], 2"), ns)
+    assert ns["context"] == [2, 2]
+    # +2 from one slot, -2 from the other
+    assert ns["C"][2][0].grad == pytest.approx(0.0, abs=1e-15)

@@ -1,0 +1,88 @@
+"""Day 23: the worked example's numbers, computed here with plain floats, and the cells' claims."""
+
+import math
+
+import pytest
+
+from .pages import assert_states, lesson
+
+PAGE = lesson("day23_multi_head")
+Q = [1, 1, 0, 2]
+KEYS = [[1, 1, 0, 0], [0, 0, 1, 1]]
+VALUES = [[1, 0, 2, 0], [0, 1, 0, 2]]
+
+
+def head(q, keys, values):
+    scores = [sum(a * b for a, b in zip(q, k)) / math.sqrt(len(q)) for k in keys]
+    exps = [math.exp(s) for s in scores]
+    weights = [e / sum(exps) for e in exps]
+    out = [sum(w * v[j] for w, v in zip(weights, values)) for j in range(len(values[0]))]
+    return scores, weights, out
+
+
+def sliced(vectors, lo, hi):
+    return [v[lo:hi] for v in vectors]
+
+
+@pytest.fixture(scope="module")
+def namespace():
+    return PAGE.run_cells()
+
+
+def test_one_head_blurs():
+    scores, weights, out = head(Q, KEYS, VALUES)
+    assert scores == [1.0, 1.0]
+    assert weights == [0.5, 0.5]
+    assert out == [0.5, 0.5, 1.0, 1.0]
+    assert "[0.5, 0.5, 1, 1]" in PAGE.text
+
+
+def test_two_heads_numbers_stated():
+    s0, w0, o0 = head(Q[:2], sliced(KEYS, 0, 2), sliced(VALUES, 0, 2))
+    s1, w1, o1 = head(Q[2:], sliced(KEYS, 2, 4), sliced(VALUES, 2, 4))
+    assert_states(PAGE, s0[0], "1.414214")
+    assert s0[1] == 0 and s1[0] == 0
+    assert_states(PAGE, s1[1], "1.414214")
+    assert_states(PAGE, w0[0], "0.804430")
+    assert_states(PAGE, w0[1], "0.195570")
+    assert w1[0] == pytest.approx(w0[1]) and w1[1] == pytest.approx(w0[0])
+    assert_states(PAGE, o1[0], "0.391141")
+    assert_states(PAGE, o1[1], "1.608859")
+    concat = "[0.804430, 0.195570, 0.391141, 1.608859]"
+    assert concat in PAGE.text
+    assert o0 == pytest.approx([w0[0], w0[1]])
+
+
+def test_backward_numbers_stated():
+    _, w0, _ = head(Q[:2], sliced(KEYS, 0, 2), sliced(VALUES, 0, 2))
+    a = w0[0]
+    assert_states(PAGE, a * (1 - a), "0.157323")
+    assert_states(PAGE, 1 / math.sqrt(2), "0.707107")
+    grad = a * (1 - a) / math.sqrt(2)
+    assert_states(PAGE, grad, "0.111244")
+
+
+def test_cell_gradients_match_the_page(namespace):
+    q = namespace["q"]
+    assert q[0].grad == pytest.approx(0.111244, abs=1e-6)
+    assert q[2].grad == 0.0 and q[3].grad == 0.0  # head 0 never reads head 1's slice
+    assert [o.data for o in namespace["one_head"]] == pytest.approx([0.5, 0.5, 1.0, 1.0])
+
+
+def test_parameter_count_stated(namespace):
+    assert len(namespace["params"]) == 4 * 16 * 16
+    assert_states(PAGE, 4 * 16 * 16, "1,024")
+
+
+def test_attention_is_causal(namespace):
+    """The first position's output must not depend on any later position."""
+    for p in namespace["params"] + [v for x in namespace["xs"] for v in x]:
+        p.grad = 0.0
+    out0 = namespace["outputs"][0]
+    sum(out0).backward()
+    assert all(v.grad == 0.0 for x in namespace["xs"][1:] for v in x)
+    assert any(v.grad != 0.0 for v in namespace["xs"][0])
+
+
+def test_gradcheck_cell_passes(namespace):
+    assert namespace["report"].ok

@@ -1,0 +1,90 @@
+"""Day 26: the schedule, the two Adam steps, the page's short run, and the full curve it shows.
+
+The full 1,000-step run takes about 20 s: it is the run whose numbers the page prints, so
+the test makes it again and checks every stated number.
+"""
+
+import pytest
+
+from engine import Value
+from engine.gpt import lr_at
+from engine.optim import Adam
+
+from .gpt_run import reference_run
+from .pages import assert_states, lesson
+
+PAGE = lesson("day26_training_gpt")
+BLOCKS = [
+    "2.6194",
+    "2.5169",
+    "2.4858",
+    "2.3872",
+    "2.4353",
+    "2.3344",
+    "2.3205",
+    "2.2438",
+    "2.2801",
+    "2.3471",
+]
+
+
+@pytest.fixture(scope="module")
+def namespace():
+    return PAGE.run_cells()
+
+
+@pytest.fixture(scope="module")
+def full_run():
+    return reference_run()
+
+
+def test_schedule_stated():
+    for step, text in [(0, "0.01"), (250, "0.0075"), (500, "0.005"), (999, "0.00001")]:
+        assert_states(PAGE, lr_at(step, 1000, 0.01), text)
+
+
+def test_first_adam_step_stated():
+    a, b = Value(0.0), Value(0.0)
+    opt = Adam([a, b], lr=0.01, betas=(0.85, 0.99))
+    a.grad, b.grad = 0.3, -0.002
+    opt.step()
+    assert_states(PAGE, a.data, "-0.0099999997")
+    assert_states(PAGE, b.data, "+0.0099999500")
+    # the second step, with the gradient flipped
+    before = a.data
+    a.grad, b.grad = -0.3, 0.0
+    opt.step()
+    assert_states(PAGE, opt.m[0], "-0.00675")
+    assert_states(PAGE, opt.m[0] / (1 - 0.85**2), "-0.024324")
+    assert_states(PAGE, opt.v[0], "0.001791")
+    assert_states(PAGE, opt.v[0] / (1 - 0.99**2), "0.09")
+    assert_states(PAGE, a.data - before, "+0.000811")
+    assert round(0.01 / (a.data - before)) == 12  # "twelve times smaller"
+
+
+def test_split_sizes_stated(full_run):
+    assert_states(PAGE, full_run["n"], "4,647")
+    assert_states(PAGE, 5163 - full_run["n"], "516")
+
+
+def test_the_page_cell_is_the_start_of_the_full_run(namespace, full_run):
+    assert namespace["losses"] == pytest.approx(full_run["losses"][:50], rel=1e-9)
+    assert sum(namespace["losses"][-10:]) < sum(namespace["losses"][:10])  # a short run falls
+
+
+def test_full_curve_stated(full_run):
+    losses = full_run["losses"]
+    assert_states(PAGE, losses[0], "3.5004")
+    blocks = [sum(losses[i : i + 100]) / 100 for i in range(0, 1000, 100)]
+    for mean, text in zip(blocks, BLOCKS):
+        assert_states(PAGE, mean, text)
+    assert blocks[-1] < 2.5 and losses[0] > 3.2  # "from about 3.3 to below 2.5"
+
+
+def test_held_out_losses_stated(full_run):
+    assert_states(PAGE, full_run["before"], "3.3281")
+    assert_states(PAGE, full_run["after"], "2.2485")
+
+
+def test_plotted_curve_is_the_stated_one(namespace):
+    assert namespace["curve"] == [float(t) for t in BLOCKS]
