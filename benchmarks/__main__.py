@@ -7,7 +7,10 @@ import sys
 
 # name -> module in this package with a `run() -> dict`
 SUITES = {
-    "engine": "engine_mlp",
+    "engine": "engine_mlp",  # an MLP graph against the textbook Value
+    "gpt": "gpt",  # one microGPT training step against the microGPT-style Value
+    "grading": "grading",  # all of solutions/ through the sandbox, and the cost per case
+    "browser": "browser",  # first cell output against a bare Pyodide boot, in Chromium
 }
 
 
