@@ -1,0 +1,90 @@
+"""Grade a submission with pytest: one test per case, every case run in the sandbox.
+
+    python -m pytest -p grader.pytest_plugin grader/suite.py --submission SUBMISSION
+        [-k day05] [--grader-seed N] [--isolation bwrap|uid|process]
+
+The same cases, sandbox and judges as `python -m grader` (which adds the report, the
+Gradescope JSON and the time budget); here they are pytest items, so -k, -x, -v,
+--junitxml and the rest work as usual. Items are made in this trusted process from
+grader/checks; learner code only ever runs in the sandboxed children.
+"""
+
+import secrets
+
+import pytest
+
+from .checks import EXERCISES, check_module, judge_outcome
+from .grade import plan
+from .sandbox import SandboxError, detect
+from .submission import Rejected, load
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("grader", "grading a submission (grader.pytest_plugin)")
+    group.addoption(
+        "--submission",
+        metavar="PATH",
+        help="a folder laid out like exercises/, or a zip of one",
+    )
+    group.addoption(
+        "--grader-seed", type=int, metavar="N", help="draw the hidden cases from this seed"
+    )
+    group.addoption(
+        "--isolation",
+        choices=["auto", "bwrap", "uid", "process"],
+        default="auto",
+        help="the sandbox level (default: the strongest that works)",
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("--submission") is None:
+        raise pytest.UsageError(
+            "grader.pytest_plugin needs --submission PATH: a folder laid out like exercises/ "
+            "or a zip of one"
+        )
+    seed = config.getoption("--grader-seed")
+    config.grader_seed = secrets.randbits(64) if seed is None else seed
+
+
+def pytest_report_header(config):
+    return f"grader: submission {config.getoption('--submission')}, seed {config.grader_seed}"
+
+
+def pytest_generate_tests(metafunc):
+    if "grading_job" in metafunc.fixturenames:
+        jobs = plan(list(EXERCISES), metafunc.config.grader_seed)
+        ids = [f"{exercise[:-3]}: {case['name']}" for exercise, case in jobs]
+        metafunc.parametrize("grading_job", jobs, ids=ids)
+
+
+@pytest.fixture(scope="session")
+def grading_files(pytestconfig):
+    """The submission's files; a refused submission fails every case with the reason."""
+    try:
+        return load(pytestconfig.getoption("--submission"))
+    except Rejected as exc:
+        return exc
+
+
+@pytest.fixture(scope="session")
+def grading_sandbox(pytestconfig):
+    try:
+        return detect(pytestconfig.getoption("--isolation"))
+    except SandboxError as exc:
+        pytest.exit(f"grader: {exc}", returncode=1)
+
+
+def grade_job(job, files, sandbox):
+    """(passed, message) for one case of one exercise."""
+    exercise, case = job
+    if isinstance(files, Rejected):
+        return False, f"the submission was not graded: {files}"
+    if exercise not in files:
+        return False, f"{exercise} is not in the submission."
+    check = check_module(exercise)
+    wall = getattr(check, "WALL_SECONDS", None)
+    result = sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE, wall)
+    if "outcome" not in result:
+        return False, result["failure"]
+    return judge_outcome(check, case, result["outcome"], exercise)

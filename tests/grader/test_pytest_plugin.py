@@ -1,0 +1,40 @@
+"""The grader as a pytest suite: one item per case, the same verdicts as `python -m grader`."""
+
+import subprocess
+import sys
+
+from .helpers import ROOT
+
+
+def pytest_grade(*args):
+    argv = [sys.executable, "-m", "pytest", "-p", "grader.pytest_plugin", "grader/suite.py"]
+    argv += ["-p", "no:cacheprovider", "-rf", *args]
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_the_reference_passes_every_case():
+    done = pytest_grade("--submission", "solutions", "-k", "day05_add_mul or day08_more_ops")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passed" in done.stdout and "failed" not in done.stdout
+
+
+def test_the_untouched_stub_fails_every_case_with_the_lesson_to_read():
+    done = pytest_grade("--submission", "exercises", "-k", "day05_add_mul", "--grader-seed", "7")
+    assert done.returncode == 1
+    assert "passed" not in done.stdout.splitlines()[-1]
+    assert "docs/lessons/day05_add_mul.md" in done.stdout
+    assert "grader: submission exercises, seed 7" in done.stdout
+
+
+def test_a_refused_submission_fails_with_the_reason(tmp_path):
+    (tmp_path / "day05_add_mul.py").write_bytes((ROOT / "solutions/day05_add_mul.py").read_bytes())
+    (tmp_path / "conftest.py").write_text("import os\n")
+    done = pytest_grade("--submission", str(tmp_path), "-k", "day05_add_mul")
+    assert done.returncode == 1
+    assert "conftest.py would change how Python or pytest runs" in done.stdout
+
+
+def test_without_a_submission_it_says_what_to_pass():
+    done = pytest_grade()
+    assert done.returncode == 4
+    assert "needs --submission PATH" in done.stderr
