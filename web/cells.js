@@ -156,8 +156,16 @@ class Cell {
     await this.execute();
   }
 
-  /** Run this cell's code now; true when it finished without an error. */
-  async execute() {
+  /** Run this cell's code now (or join the run already under way); true when it finished without an error. */
+  execute() {
+    // A cell run above another while it is still running must not be queued a second time.
+    this.pending ??= this.executeOnce().finally(() => {
+      this.pending = null;
+    });
+    return this.pending;
+  }
+
+  async executeOnce() {
     const { client, page, ns } = this.ctx;
     this.setState("running");
     this.output.clear();

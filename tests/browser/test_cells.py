@@ -29,6 +29,22 @@ def test_a_later_cell_runs_the_cells_above_it_first(course_page, base_url):
     assert abs(float(output(slope)) - 8.0) < 1e-4
 
 
+def test_a_cell_already_running_is_not_run_again_by_a_later_one(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first, second = cell(page, 0), cell(page, 1)
+    code = "import time\nruns = globals().get('runs', 0) + 1\ntime.sleep(1.5)\nprint(runs)"
+    set_code(first, code)
+    set_code(second, "print('runs of cell 1:', runs)")
+    # Cell 2 needs cell 1, which is still running: it must wait for that run, not start another.
+    first.locator("[data-action=run]").click()
+    wait_state(first, "running")
+    second.locator("[data-action=run]").click()
+    assert wait_state(second, ("done", "error"), timeout=60) == "done"
+    assert output(first).strip() == "1"
+    assert output(second).strip() == "runs of cell 1: 1"
+
+
 def test_engine_imports_from_the_site(course_page, base_url):
     page = course_page
     page.goto(base_url + PLAYGROUND)
