@@ -1,7 +1,8 @@
 """`trace(root)`: the computation graph behind a Value as plain, JSON-ready data.
 
-It is the one source for every drawing of a graph in the course: the explorer,
-lesson figures and tests all read this structure, never the Value objects.
+It is the one source for every drawing of a graph in the course: lesson figures and
+tests read this structure, and the explorer starts from it (adding only its grouping
+of derived operations such as `-` and `/` into one node).
 """
 
 __all__ = ["trace"]
