@@ -75,11 +75,23 @@ class Value:
             raise ZeroDivisionError(
                 f"0.0 ** {k} is undefined: the base is zero and the power negative."
             )
+        if x == 0.0 and 0 < k < 1:
+            raise ValueError(
+                f"0.0 ** {k} has an infinite slope, so no gradient can flow back: "
+                f"keep the base away from zero, e.g. (x + 1e-8) ** {k}."
+            )
         if x < 0.0 and not k.is_integer():
             raise ValueError(
                 f"{x} ** {k} is not a real number: a negative base needs a whole-number exponent."
             )
-        return Value(x**k, (self,), (k * x ** (k - 1),), f"**{k:g}")
+        try:
+            # x ** 0 is 1 everywhere, so its slope is 0 (even at x = 0, where x ** -1 is not).
+            local = k * x ** (k - 1) if k != 0.0 else 0.0
+            return Value(x**k, (self,), (local,), f"**{k:g}")
+        except OverflowError:
+            raise OverflowError(
+                f"{x} ** {k} is too large for a float. Scale the input down first."
+            ) from None
 
     def exp(self):
         try:
@@ -167,9 +179,11 @@ class Value:
         return self * -1.0
 
     def __sub__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
         return self + (-other)
 
     def __truediv__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
         return self * other**-1.0
 
     def __radd__(self, other):

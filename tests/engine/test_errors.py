@@ -52,9 +52,31 @@ def test_zero_to_a_negative_power():
         Value(0.0) ** -1
 
 
-def test_divide_by_zero_value():
-    with pytest.raises(ZeroDivisionError):
-        Value(1.0) / Value(0.0)
+@pytest.mark.parametrize("zero", [Value(0.0), 0, 0.0])
+def test_divide_by_zero_says_the_base_is_zero(zero):
+    with pytest.raises(ZeroDivisionError, match="base is zero"):
+        Value(1.0) / zero
+
+
+def test_zero_to_a_power_between_0_and_1_has_no_gradient():
+    with pytest.raises(ValueError, match="infinite slope"):
+        Value(0.0) ** 0.5
+
+
+def test_zero_to_the_power_0_is_1_with_slope_0():
+    y = Value(0.0) ** 0
+    y.backward()
+    assert (y.data, y._children[0].grad) == (1.0, 0.0)
+
+
+def test_pow_overflow_shows_the_input():
+    with pytest.raises(OverflowError, match=r"1e\+200 \*\* 2.0 is too large"):
+        Value(1e200) ** 2
+
+
+def test_subtracting_a_string_names_the_problem():
+    with pytest.raises(TypeError, match="real number"):
+        Value(1.0) - "2"
 
 
 def test_the_errors_leave_no_half_built_node():
