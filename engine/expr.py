@@ -47,6 +47,11 @@ MAX_NODES = 60  # Values in the engine's graph, constants of derived ops include
 _ALLOWED = "numbers, one-letter variables, + - * / **, parentheses and relu(), exp(), log(), tanh()"
 
 
+def _grouped(text, node):
+    """`text` in parentheses unless it is one name, number or call (for a hint's formula)."""
+    return text if type(node) in (ast.Name, ast.Constant, ast.Call) else f"({text})"
+
+
 class ExpressionError(ValueError):
     """An expression the explorer refuses, with the character span to underline."""
 
@@ -227,14 +232,14 @@ class _Checker:
     def binop(self, node):
         kind = type(node.op)
         if kind is ast.Pow:
-            return Pow(self.check(node.left), self.exponent(node.right), self.span(node))
+            return Pow(self.check(node.left), self.exponent(node.right, node.left), self.span(node))
         if kind in _BINOPS:
             left, right = self.check(node.left), self.check(node.right)
             return BinOp(_BINOPS[kind], left, right, self.span(node))
         start, end = self.operator_span(node)
         raise ExpressionError(_REFUSED_BINOPS.get(kind, "this operator is not allowed"), start, end)
 
-    def exponent(self, node) -> float:
+    def exponent(self, node, base) -> float:
         """`**` takes a plain number only: the engine's pow differentiates the base alone."""
         sign = 1.0
         inner = node
@@ -245,10 +250,12 @@ class _Checker:
             return sign * self.number(inner)
         if any(isinstance(n, ast.Name) and n.id not in FUNCTIONS for n in ast.walk(node)):
             segment = ast.get_source_segment(self.text, node) or "the exponent"
+            b = ast.get_source_segment(self.text, base) or "x"
+            b_, e_ = _grouped(b, base), _grouped(segment, node)
             self.fail(
                 f"** needs a number as its exponent, not {segment}: the engine's pow "
                 f"differentiates only the base, so {segment}.grad would silently stay 0. "
-                f"Use a number such as 2, or write x**{segment} as exp({segment}*log(x))",
+                f"Use a number such as 2, or write {b_}**{e_} as exp({e_}*log({b}))",
                 node,
             )
         self.fail("the exponent of ** must be a plain number, such as 2, -1 or 0.5", node)

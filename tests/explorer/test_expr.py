@@ -313,8 +313,9 @@ def test_missing_values_take_the_lessons_defaults():
     "text, points_at, says",
     [
         ("a ** b", "b", "b.grad would silently stay 0"),
-        ("2 ** a", "a", "exponent"),
-        ("a ** (b + 1)", "b + 1", "exponent"),
+        ("2 ** a", "a", "write 2**a as exp(a*log(2))"),
+        ("a ** (b + 1)", "b + 1", "write a**(b + 1) as exp((b + 1)*log(a))"),
+        ("(a * c) ** b", "b", "write (a * c)**b as exp(b*log(a * c))"),
         ("a ** (1/2)", "1/2", "plain number"),
         ("__import__('os').system('ls')", "__import__('os').system('ls')", "attributes"),
         ("__import__('os')", "__import__", "not one of the functions"),
