@@ -31,9 +31,12 @@ def test_table_with_zero_grad():
     for (w, loss, grad), texts in zip(rows, shown):
         for number, text in zip((w, loss, grad), texts):
             assert_states(PAGE, number, text)
-    # The distance to 3 shrinks by 0.6 each step.
+    # The distance to 3 shrinks by 0.6 each step: 2, 1.2, 0.72, 0.432.
     gaps = [3 - w for w, _, _ in rows]
     assert all(abs(b / a - 0.6) < 1e-12 for a, b in zip(gaps, gaps[1:]))
+    for gap, text in zip(gaps, ("2", "1.2", "0.72", "0.432")):
+        assert_states(PAGE, gap, text)
+    assert "$2, 1.2, 0.72, 0.432, \\dots$, times $0.6$ each time" in PAGE.text
 
 
 def test_table_without_zero_grad():

@@ -22,6 +22,11 @@ def test_worked_step():
     s = _scores(w, b)
     for value, shown in zip(s, ("1.75", "-0.25", "-1.75")):
         assert_states(PAGE, value, shown)
+    hinges = [max(0.0, 1 - y * v) for v, y in zip(s, LABELS)]
+    for value, shown in zip(hinges, ("0", "0.75", "2.75")):
+        assert_states(PAGE, value, shown)
+    assert "| $0.25$ | $0.75$ | yes |" in PAGE.text and "| $-1.75$ | $2.75$ | no |" in PAGE.text
+    assert "$L = (0 + 0.75 + 2.75)/3 = 1.166667$" in PAGE.text
     assert_states(PAGE, _loss(s), "1.166667")
     assert sum(1 for v, y in zip(s, LABELS) if v * y > 0) == 2
     dl_ds = [(-y / 3 if y * v < 1 else 0.0) for v, y in zip(s, LABELS)]
