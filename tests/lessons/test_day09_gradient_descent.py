@@ -1,5 +1,6 @@
 """Day 9: ascent and descent from L = -8, the descent loop on (x - 3)^2, the sign table."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -108,3 +109,36 @@ def test_sign_table(cells):
     assert "| zero | $L$ does not respond to $p$ here | **leave** it |" in text
     assert cells["p_pos"].data < 1.0 < cells["p_neg"].data
     assert cells["p_zero"].data == 1.0
+
+
+def _figure_points(colour):
+    """The (x, loss) of each dot of one colour in the figure, read back from pixels."""
+    svg = re.search(r"<svg.*?</svg>", PAGE.text, re.S)[0]
+    dots = re.findall(rf'<circle cx="([\d.]+)" cy="([\d.]+)" r="3.5" fill="{colour}"/>', svg)
+    # The axis puts x = 0 at 78.571 and x = 6 at 541.429; loss 0 at y = 220 and 9 at 56.4.
+    return [((float(cx) - 78.571) / 77.143, (220 - float(cy)) / (163.6 / 9)) for cx, cy in dots]
+
+
+@pytest.mark.parametrize(
+    ("rate", "colour", "factor"), [(0.1, "#2f9e44", "0.8"), (0.9, "#e8590c", "−0.8")]
+)
+def test_figure_steps_shrink_by_the_factor(rate, colour, factor):
+    # x_k - 3 = -3 * (1 - 2 * rate)**k: the same distance for 0.1 and 0.9, on alternating sides.
+    assert_states(PAGE, 1 - 2 * rate, factor)
+    caption = re.search(r"<figcaption>(.*?)</figcaption>", PAGE.text, re.S)[1]
+    assert f"the factor is {factor}" in " ".join(caption.split())
+    points = _figure_points(colour)
+    assert len(points) >= 5
+    for k, (x, loss) in enumerate(points):
+        expected = 3 - 3 * (1 - 2 * rate) ** k
+        assert x == pytest.approx(expected, abs=0.01)
+        assert loss == pytest.approx((expected - 3) ** 2, abs=0.05)
+
+
+def test_figure_fast_rate_is_not_slower():
+    caption = " ".join(re.search(r"<figcaption>(.*?)</figcaption>", PAGE.text, re.S)[1].split())
+    assert "slowly" not in caption and "converges just as fast, only alternating sides" in caption
+    slow, fast = _figure_points("#2f9e44"), _figure_points("#e8590c")
+    # Every second orange point lands on a green one: (-0.8)**2k == 0.8**2k.
+    for k in range(0, len(fast), 2):
+        assert fast[k] == pytest.approx(slow[k], abs=0.01)
