@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 from fences import custom_fences
@@ -34,6 +35,19 @@ def on_config(config):
     names = {fence["name"] for fence in fences}
     fences.extend(f for f in custom_fences(_root(config) / "exercises") if f["name"] not in names)
     return config
+
+
+# mkdocs-jupyter's page template carries a loader that imports Mermaid from a CDN when a
+# notebook has a Mermaid diagram. Ours have none, and nothing may be fetched from elsewhere.
+_MERMAID_LOADER = re.compile(
+    r'<script type="module">\s*document\.addEventListener\("DOMContentLoaded", async \(\) => \{'
+    r"\s*const diagrams = document\.querySelectorAll\(\"\.jp-Mermaid.*?</script>",
+    re.S,
+)
+
+
+def on_post_page(output, page, config):
+    return _MERMAID_LOADER.sub("", output)
 
 
 def on_post_build(config):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from helpers import PLAYGROUND, cell, editor_text, output, run, set_code, wait_state
 
 
@@ -211,3 +212,24 @@ def test_one_worker_lives_across_instant_navigation(course_page, base_url):
     block = cell(page, 1)
     assert run(block) == "done"
     assert abs(float(output(block)) - 8.0) < 1e-4
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "map/",
+        "lessons/day01_derivative/",
+        "lessons/day06_backward/",
+        "lessons/day25_microgpt/",
+        "notebooks/day01_derivative/",
+        "notebooks/day25_microgpt/",
+        "instructors/grading/",
+    ],
+)
+def test_pages_load_with_no_foreign_request_and_no_error(course_page, base_url, path):
+    # The watch fixture fails the test on a request to another host, an uncaught error,
+    # a failed request or a console error, once the page has settled.
+    course_page.goto(base_url + path)
+    course_page.wait_for_load_state("networkidle")
+    assert course_page.locator("h1").count() >= 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -114,3 +115,34 @@ def test_a_bad_block_stops_the_build_with_a_clear_message():
     with pytest.raises(ExerciseError, match="list of strings"):
         _parse_exercise("file: day05_add_mul.py\nhints: just one")
     assert _parse_exercise("file: a.py\nhints:\n  - one\n  - two") == ("a.py", ["one", "two"])
+
+
+# What would make a reader's browser fetch code or styles from another host.
+FOREIGN_LOAD = re.compile(
+    r"""import\(\s*["']https?://"""
+    r"""|<script[^>]*\bsrc=["']https?://"""
+    r"""|<link[^>]*\bhref=["']https?://[^"']*\.(?:css|js|woff2?)"""
+    r"""|@import\s+(?:url\()?["']?https?://""",
+    re.I,
+)
+
+
+def test_no_page_or_asset_loads_anything_from_another_host(site_dir):
+    checked = 0
+    for path in site_dir.rglob("*"):
+        if path.is_file() and path.suffix in {".html", ".js", ".mjs", ".css"}:
+            found = FOREIGN_LOAD.search(path.read_text(errors="replace"))
+            assert found is None, f"{path.relative_to(site_dir)} loads {found.group(0)!r}"
+            checked += 1
+    assert checked > 100  # every page, the notebooks' pages and the bundled assets
+
+
+def test_the_foreign_load_pattern_catches_what_it_must():
+    for text in (
+        '<script src="https://cdn.example/x.js">',
+        'await import("https://cdnjs.cloudflare.com/m.mjs")',
+        '<link rel="stylesheet" href="https://fonts.googleapis.com/x.css">',
+        "@import url('https://fonts.example/f.css');",
+    ):
+        assert FOREIGN_LOAD.search(text), text
+    assert not FOREIGN_LOAD.search('<a href="https://squidfunk.github.io/">Material</a>')
