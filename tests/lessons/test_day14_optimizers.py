@@ -1,6 +1,7 @@
 """Day 14: the learning-rate table, two steps of each optimizer, and the valley race."""
 
 import math
+import re
 
 from engine import Value
 from engine.optim import SGD, Adam
@@ -84,3 +85,115 @@ def test_sgd_above_the_ceiling_diverges():
         opt.step()
         sizes.append(abs(y.data))
     assert all(b > a for a, b in zip(sizes, sizes[1:]))
+
+
+def _grad_of_square(w):
+    x = Value(w)
+    (x * x).backward()
+    return x.grad
+
+
+def test_worked_sgd_numbers():
+    g1 = _grad_of_square(1.0)
+    w1 = 1 - 0.1 * g1
+    g2 = _grad_of_square(w1)
+    assert_states(PAGE, g2, "1.6")
+    assert_states(PAGE, 0.1 * g2, "0.16")
+    assert_states(PAGE, w1 - 0.1 * g2, "0.64")
+    assert "then $g = 1.6$, $w = 0.8 - 0.16 = 0.64$" in PAGE.text
+
+
+def test_worked_momentum_numbers():
+    opt = SGD([w := Value(1.0)], lr=0.1, momentum=0.9)
+    for _ in range(2):
+        opt.zero_grad()
+        (w * w).backward()
+        opt.step()
+    v2 = 0.9 * (0.9 * 0 + 2) + 1.6
+    assert abs(opt.velocity[0] - v2) < 1e-12
+    assert_states(PAGE, 0.1 * v2, "0.34")
+    assert_states(PAGE, w.data, "0.46")
+    assert "$v = 0.9 \\cdot 2 + 1.6 = 3.4$, $w = 0.8 - 0.34 = 0.46$" in PAGE.text
+
+
+def test_worked_adam_numbers_against_the_engine():
+    b1, b2, lr = 0.9, 0.999, 0.1
+    opt = Adam([w := Value(1.0)], lr=lr)
+    opt.zero_grad()
+    (w * w).backward()
+    g1 = w.grad
+    opt.step()
+    # Step 1: the engine's running means are the page's m and v.
+    m, v = (1 - b1) * g1, (1 - b2) * g1**2
+    assert abs(opt.m[0] - m) < 1e-15 and abs(opt.v[0] - v) < 1e-15
+    assert_states(PAGE, m, "0.2")
+    assert_states(PAGE, v, "0.004")
+    assert_states(PAGE, m / (1 - b1), "2")
+    assert_states(PAGE, v / (1 - b2), "4")
+    assert "$\\hat m = 0.2 / 0.1 = 2$, $\\hat v = 0.004 / 0.001 = 4$" in PAGE.text
+    # Step 2: the gradient at the engine's w, its square and the two corrections.
+    opt.zero_grad()
+    (w * w).backward()
+    g2 = w.grad
+    assert_states(PAGE, g2, "1.8")
+    assert_states(PAGE, g2 * g2, "3.24")
+    assert_states(PAGE, 1 - b1**2, "0.19")
+    assert_states(PAGE, 1 - b2**2, "0.001999")
+    opt.step()
+    assert abs(opt.m[0] - 0.36) < 1e-9 and abs(opt.v[0] - 0.007236) < 1e-9
+    assert (
+        "$\\hat m = 0.36 / 0.19 = 1.894737$, $\\hat v = 0.007236 / 0.001999 = 3.619810$"
+        in PAGE.text
+    )
+
+
+def test_adams_first_step_is_eta_up_to_epsilon():
+    # Not exactly eta: eta * |g| / (|g| + eps), a hair short of it.
+    for g_scale in (1e-6, 1.0, 1e6):
+        opt = Adam([w := Value(1.0)], lr=0.1)
+        (g_scale * w).backward()
+        opt.step()
+        step = 1.0 - w.data
+        assert step < 0.1 and abs(step - 0.1 * g_scale / (g_scale + 1e-8)) < 1e-12
+    assert "exactly $\\eta$" not in PAGE.text
+    assert "Adam's first step is $\\eta$ in\nsize, up to $\\epsilon$" in PAGE.text
+    assert "its first step is\n  $\\eta$, up to $\\epsilon$." in PAGE.text
+
+
+FIGURE_RUNS = {
+    "SGD, η = 0.18": lambda p: SGD(p, lr=0.18),
+    "momentum 0.9, η = 0.1": lambda p: SGD(p, lr=0.1, momentum=0.9),
+    "Adam, η = 0.1": lambda p: Adam(p, lr=0.1),
+}
+
+
+def _figure():
+    return re.search(r'<figure class="lesson-figure">.*?</figure>', PAGE.text, re.S)[0]
+
+
+def test_figure_paths_are_the_engines():
+    # The plot maps x in [-4.5, 1] to 50..580 and y in [-1.2, 1.2] to 244..24.
+    paths = dict(re.findall(r'data-optimizer="([^"]+)" points="([^"]+)"', _figure()))
+    assert set(paths) == set(FIGURE_RUNS)
+    for name, make in FIGURE_RUNS.items():
+        drawn = [tuple(map(float, pair.split(","))) for pair in paths[name].split()]
+        x, y = Value(-4.0), Value(1.0)
+        opt = make([x, y])
+        path = [(x.data, y.data)]
+        for _ in range(len(drawn) - 1):
+            opt.zero_grad()
+            (0.05 * x * x + 5.0 * y * y).backward()
+            opt.step()
+            path.append((x.data, y.data))
+        assert len(drawn) == 41 and f"{name}</text>" in _figure()
+        for (px, py), (xv, yv) in zip(drawn, path):
+            assert abs(px - (50 + (xv + 4.5) / 5.5 * 530)) <= 0.051
+            assert abs(py - (244 - (yv + 1.2) / 2.4 * 220)) <= 0.051
+
+
+def test_figure_caption_counts_are_the_races():
+    steps = PAGE.run_cells()["steps"]
+    caption = " ".join(re.search(r"<figcaption>(.*?)</figcaption>", _figure(), re.S)[1].split())
+    counts = (steps["SGD lr=0.18"], steps["momentum 0.9, lr=0.1"], steps["Adam lr=0.1"])
+    assert f"SGD needs {counts[0]} steps, momentum {counts[1]} and Adam {counts[2]}." in caption
+    assert "first 40 steps" in caption
