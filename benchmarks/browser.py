@@ -151,8 +151,10 @@ def run() -> dict:
         }
         print(
             f"{temp:>4}: first cell output {course:7.0f} ms, bare Pyodide boot {bare:7.0f} ms, "
-            f"ratio {course / bare:.2f} (goal <= {GOAL})"
+            f"ratio {course / bare:.2f} (goal <= {GOAL}: "
+            f"{'met' if course / bare <= GOAL else 'not met'})"
         )
+        report[temp]["goal_met"] = course / bare <= GOAL
     return report
 
 
