@@ -101,10 +101,9 @@ export class PythonClient {
       if (this.status.phase === "ready") arm();
       else {
         const off = this.onStatus((s) => {
-          if (s.phase === "ready" && !job.finished) {
-            off();
-            arm();
-          }
+          if (s.phase !== "ready") return;
+          off(); // also for a job stopped while Python loaded
+          if (!job.finished) arm();
         });
       }
     }

@@ -77,7 +77,12 @@ export class Explorer {
     this.layoutKey = "";
     this.geometry = null;
     this.build(root.dataset.expression || PRESETS[0]);
-    engine.onStatus?.((status) => this.showStatus(status));
+    // A page left by instant navigation takes its explorer with it: stop listening then.
+    let off = null;
+    off = engine.onStatus?.((status) => {
+      if (this.root.isConnected) this.showStatus(status);
+      else off?.();
+    });
     this.request({ rebuild: true });
   }
 
