@@ -146,3 +146,23 @@ def test_the_foreign_load_pattern_catches_what_it_must():
     ):
         assert FOREIGN_LOAD.search(text), text
     assert not FOREIGN_LOAD.search('<a href="https://squidfunk.github.io/">Material</a>')
+
+
+def test_the_map_and_the_navigation_show_the_learners_progress(course_page, base_url):
+    page = course_page
+    page.goto(base_url + "map/")
+    done = page.locator(".course-done[data-exercise='day05_add_mul.py']")
+    assert done.inner_text() == "○"
+    assert "0 of 30" in page.locator(".course-map__progress").inner_text()
+    # What an exercise block saves when its checks pass (web/storage.js).
+    page.evaluate(
+        "localStorage.setItem('derivative-to-gpt/v1/exercise/day05_add_mul.py/done', '1')"
+    )
+    page.reload()
+    assert done.inner_text() == "✓"
+    assert "1 of 30" in page.locator(".course-map__progress").inner_text()
+    other = page.locator(".course-done[data-exercise='day06_backward.py']")
+    assert other.inner_text() == "○"
+    nav = page.locator(".md-nav__link.course-nav--done")
+    assert nav.count() >= 1
+    assert all("day05_add_mul" in nav.nth(i).get_attribute("href") for i in range(nav.count()))
