@@ -4,10 +4,14 @@ The full 1,000-step run takes about 20 s: it is the run whose numbers the page p
 the test makes it again and checks every stated number.
 """
 
+import math
+import random
+
 import pytest
 
 from engine import Value
-from engine.gpt import lr_at
+from engine.data import load_names, split_names
+from engine.gpt import evaluate, init_gpt, lr_at
 from engine.optim import Adam
 
 from .gpt_run import reference_run
@@ -50,6 +54,13 @@ def test_first_adam_step_stated():
     opt.step()
     assert_states(PAGE, a.data, "-0.0099999997")
     assert_states(PAGE, b.data, "+0.0099999500")
+    assert_states(PAGE, 0.3 / 0.002, "150")
+    assert "gradient $-0.002$, 150 times smaller" in PAGE.text
+    # the running means after the first step, which the second step starts from
+    assert_states(PAGE, opt.m[0], "0.045")
+    assert_states(PAGE, opt.v[0], "0.0009")
+    assert "$m = 0.85 \\times 0.045 + 0.15 \\times (-0.3) = -0.00675$" in PAGE.text
+    assert "$v = 0.99 \\times 0.0009 + 0.01 \\times 0.09 = 0.001791$" in PAGE.text
     # the second step, with the gradient flipped
     before = a.data
     a.grad, b.grad = -0.3, 0.0
@@ -84,6 +95,42 @@ def test_full_curve_stated(full_run):
 def test_held_out_losses_stated(full_run):
     assert_states(PAGE, full_run["before"], "3.3281")
     assert_states(PAGE, full_run["after"], "2.2485")
+    assert "Over all 516 held-out names, the held-out loss goes from 3.3281" in PAGE.text
+
+
+def test_held_out_loss_keeps_falling_while_the_last_block_rises(full_run):
+    held = full_run["held_out"]
+    assert_states(PAGE, held[800], "2.2663")
+    assert_states(PAGE, held[900], "2.2540")
+    assert held[800] > held[900] > full_run["after"]
+    losses = full_run["losses"]
+    assert sum(losses[900:]) > sum(losses[800:900])  # "the last block is higher"
+    assert "2.2663\n    after step 800, 2.2540 after step 900, 2.2485 after step 1,000" in PAGE.text
+
+
+def test_the_cells_score_the_first_100_held_out_names(namespace):
+    # The cells' number is over 100 names; the page says so and does not pass it off as 516's.
+    assert namespace["before"] == evaluate(init_gpt(seed=0), namespace["test_docs"][:100])
+    assert_states(PAGE, namespace["before"], "3.3141")
+    assert "A fresh model scores 3.3141 on these 100 held-out names" in PAGE.text
+    assert namespace["model"].config.vocab_size == 27
+    assert_states(PAGE, math.log(27), "3.2958")
+
+
+def test_try_this_on_the_order_is_true(namespace):
+    names = load_names()
+    assert names == sorted(names) and len(names) == 5163
+    assert_states(PAGE, sum(1 for n in names if n.startswith("a")), "394")
+    # Without split_names' shuffle the held-out names would be the file's last 516.
+    assert (names[-516], names[-1]) == ("tania", "zulma")
+    assert "`tania` to\n    `zulma`" in PAGE.text
+    train_names, _ = split_names(names, seed=0)
+    assert [n[0] for n in train_names[:10]] != sorted(n[0] for n in train_names[:10])
+    # The cell's second shuffle is engine.gpt.train's: the same order, so the same losses.
+    docs = [namespace["tokenizer"].encode(n) for n in train_names]
+    random.Random(0).shuffle(docs)
+    assert namespace["train_docs"] == docs
+    assert "would see 400 names" not in PAGE.text
 
 
 def test_plotted_curve_is_the_stated_one(namespace):
