@@ -2,21 +2,42 @@
 
 import csv
 import sys
+import traceback
 from pathlib import Path
+
+from . import report
+from .sandbox import SandboxError
 
 
 def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
-    from .__main__ import grade_one
+    """Grade every entry; 0 when all were graded (or refused), 1 if the grader failed on any.
+
+    A grader failure on one submission is recorded in its row and the batch goes on.
+    """
+    from . import __main__ as cli
 
     entries = sorted(
         p
         for p in Path(folder).iterdir()
         if not p.name.startswith(".") and (p.is_dir() or p.suffix == ".zip")
     )
-    rows = []
+    rows, failed = [], 0
     for entry in entries:
         learner = entry.stem if entry.suffix == ".zip" else entry.name
-        gradescope, text, _ = grade_one(entry, sandbox, exercises, seed)
+        try:
+            gradescope, text, _ = cli.grade_one(entry, sandbox, exercises, seed)
+        except SandboxError:
+            raise  # the sandbox cannot start at all: no submission could be graded
+        except Exception as exc:  # noqa: BLE001 -- one submission must not stop the class
+            failed += 1
+            print(
+                f"grader: internal error on {entry}:\n" + "".join(traceback.format_exception(exc)),
+                file=sys.stderr,
+            )
+            rows.append(_error_row(learner, exercises, sandbox, exc))
+            if not quiet:
+                print(f"{learner}: not graded (the grader failed: {type(exc).__name__})")
+            continue
         extra = gradescope["extra_data"]
         per = extra.get("exercises", {})
         row = {
@@ -50,4 +71,15 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
             writer.writeheader()
             writer.writerows(rows)
         print(f"Gradebook of {len(rows)} submission(s) written to {csv_path}", file=sys.stderr)
-    return 0
+    if failed:
+        print(f"grader: the grader failed on {failed} submission(s); see above", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _error_row(learner, exercises, sandbox, exc):
+    message = f"the grader failed on this submission ({type(exc).__name__}: {exc})"
+    max_score = report.gradescope_rejected(message, exercises, sandbox.description)["max_score"]
+    row = {"learner": learner, "status": "error", "score": 0, "max_score": max_score}
+    row.update({exercise: 0 for exercise in exercises})
+    row.update(sha256="", isolation=sandbox.description, message=message)
+    return row

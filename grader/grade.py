@@ -7,11 +7,14 @@ a child, and judges the numbers that come back. Learner code is never imported h
 import hashlib
 import random
 import secrets
+import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 from .checks import EXERCISES, check_module, judge_outcome
+from .sandbox import SandboxError
 
 BUDGET_SECONDS = 50.0  # a submission that hangs everywhere still finishes within a minute:
 # no case starts after the budget is spent, and none runs past it (plus half a second)
@@ -24,6 +27,22 @@ def submission_hash(files):
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
     return digest.hexdigest()
+
+
+def grader_failure(exc, exercise, case):
+    """A bug of the trusted side on one case: that case fails, the run goes on.
+
+    The traceback goes to stderr for the instructor; the learner is told it is not them.
+    """
+    print(
+        f"grader: internal error on {exercise}, case {case['name']!r}:\n"
+        + "".join(traceback.format_exception(exc)),
+        file=sys.stderr,
+    )
+    return (
+        f"the grader itself failed on this case ({type(exc).__name__}: {str(exc)[:200]}); "
+        "this is not a fault of your code: tell your instructor."
+    )
 
 
 def plan(exercises, seed):
@@ -65,7 +84,12 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
         wall = min(
             getattr(check, "WALL_SECONDS", None) or sandbox.limits.wall_seconds, max(left, 0.5)
         )
-        result = sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE, wall)
+        try:
+            result = sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE, wall)
+        except SandboxError:
+            raise  # the sandbox cannot start at all: no case could be graded
+        except Exception as exc:  # noqa: BLE001 -- one case's bug must not stop the run
+            return {"failure": grader_failure(exc, exercise, case)}
         if result.get("timeout"):
             with lock:
                 hangs[exercise] += 1
@@ -79,7 +103,10 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
     for (exercise, case), result in zip(jobs, results):
         check = check_module(exercise)
         if "outcome" in result:
-            passed, message = judge_outcome(check, case, result["outcome"], exercise)
+            try:
+                passed, message = judge_outcome(check, case, result["outcome"], exercise)
+            except Exception as exc:  # noqa: BLE001 -- a judge's bug fails this case only
+                passed, message = False, grader_failure(exc, exercise, case)
         else:
             passed, message = False, result["failure"]
         tests.append(

@@ -8,9 +8,12 @@ strings or nested objects where numbers belong are rejected). Nothing is unpickl
 import hmac
 import json
 import math
+import re
 
 MAX_KEYS = 500
 MAX_TEXT = 400
+MAX_DEPTH = 6  # a result nests 3 deep ({"outcome": {"values": {...}}}); deeper is forged
+_TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape, a quote or a bracket
 
 
 class ProtocolError(ValueError):
@@ -42,16 +45,41 @@ def decode_result(data, nonce):
     if data.count(b"\n") != 1 or not data.endswith(b"\n"):
         raise ProtocolError("expected exactly one line")
     try:
-        message = json.loads(
-            data.decode("utf-8"), parse_constant=_constant, object_pairs_hook=_no_duplicates
-        )
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ProtocolError(f"not JSON: {str(exc)[:80]}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("not UTF-8") from None
+    _shallow(text)
+    try:
+        message = json.loads(text, parse_constant=_constant, object_pairs_hook=_no_duplicates)
+    except ProtocolError:
+        raise
+    except Exception as exc:  # noqa: BLE001 -- RecursionError, MemoryError, ...: all the child's fault
+        raise ProtocolError(f"not JSON: {type(exc).__name__}: {str(exc)[:80]}") from None
     if type(message) is not dict or set(message) != {"nonce", "outcome"}:
         raise ProtocolError("unexpected fields")
     if type(message["nonce"]) is not str or not hmac.compare_digest(message["nonce"], nonce):
         raise ProtocolError("wrong nonce")
     return _outcome(message["outcome"])
+
+
+def _shallow(text):
+    """ProtocolError if brackets outside strings nest deeper than MAX_DEPTH.
+
+    json.loads recurses once per level and raises RecursionError (not ValueError) on
+    thousands of them: refuse such a line before parsing it.
+    """
+    depth, in_string = 0, False
+    for token in _TOKEN.findall(text):  # one linear pass
+        if token == '"':
+            in_string = not in_string
+        elif in_string or token[0] == "\\":
+            continue
+        elif token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ProtocolError(f"nested deeper than {MAX_DEPTH} levels")
+        else:
+            depth -= 1
 
 
 def _text(value, what):

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -196,11 +197,98 @@ def test_the_protocol_rejects_anything_but_plain_floats_with_the_nonce(line, why
         protocol.decode_result(line, "n")
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"nonce": "n", "outcome": ' + b"[" * 50000 + b"\n",
+        b'{"nonce": "n", "outcome": ' + b'{"a": ' * 20000 + b"\n",
+        b'{"nonce": "n", "outcome": {"values": {"a": ' + b"[" * 30 + b"1.0" + b"]" * 30
+        + b'}, "invalid": {}}}\n',
+        b'{"nonce": "n", "outcome": {"values": {"a": ' + b"9" * 5000 + b'}, "invalid": {}}}\n',
+    ],
+    ids=["50,000 [", "20,000 objects", "30 lists", "5,000 digits"],
+)
+def test_a_report_nested_too_deep_or_too_long_is_a_protocol_error(line):
+    # json.loads raises RecursionError (not ValueError) on deep nesting: it must not escape.
+    with pytest.raises(protocol.ProtocolError):
+        protocol.decode_result(line, "n")
+
+
+def test_the_protocol_reads_a_hostile_line_in_linear_time():
+    # Escapes and quotes that make a naive string-skipping regex quadratic (tens of seconds).
+    for body in (b'"\\' * 32000, b'\\"' * 32000, b'"' * 65000, b"[" * 65000):
+        started = time.monotonic()
+        with pytest.raises(protocol.ProtocolError):
+            protocol.decode_result(body + b"\n", "n")
+        assert time.monotonic() - started < 1.0, body[:4]
+
+
 def test_the_protocol_passes_nan_on_to_the_judge():
     outcome = protocol.decode_result(
         b'{"nonce": "n", "outcome": {"values": {"a": NaN}, "invalid": {}}}\n', "n"
     )
     assert outcome["values"]["a"] != outcome["values"]["a"]
+
+
+def test_a_case_that_breaks_the_trusted_side_fails_alone(tmp_path, monkeypatch):
+    from grader.checks import check_module
+    from grader.grade import grade
+    from grader.sandbox import detect
+
+    check = check_module("day05_add_mul.py")
+    names = [c["name"] for c in check.public_cases()]
+    real_judge, sandbox = check.judge, detect()
+
+    def judge(case, values):
+        if case["name"] == names[0]:
+            raise KeyError("a bug in a judge")
+        return real_judge(case, values)
+
+    class Flaky:
+        limits, description = sandbox.limits, sandbox.description
+
+        def run(self, exercise, source, case, *args):
+            if case["name"] == names[1]:
+                raise RuntimeError("a bug in the sandbox")
+            return sandbox.run(exercise, source, case, *args)
+
+    monkeypatch.setattr(check, "judge", judge)
+    files = load(folder_with(tmp_path))
+    results = grade(files, Flaky(), ["day05_add_mul.py"], seed=1)
+    by_name = {t["name"]: t for t in results["tests"]}
+    for name, bug in [(names[0], "KeyError"), (names[1], "RuntimeError")]:
+        assert not by_name[name]["passed"]
+        assert "the grader itself failed on this case" in by_name[name]["message"]
+        assert bug in by_name[name]["message"]
+    others = [t for t in results["tests"] if t["name"] not in names[:2]]
+    assert others and all(t["passed"] for t in others)
+
+
+def test_a_submission_that_breaks_the_grader_does_not_stop_the_batch(tmp_path, monkeypatch):
+    import grader.__main__ as cli
+    from grader.batch import grade_folder
+    from grader.sandbox import detect
+
+    class_dir = tmp_path / "class"
+    for learner in ("ada", "bob", "cy"):
+        (class_dir / learner).mkdir(parents=True)
+        shutil.copy(ROOT / "solutions" / "day05_add_mul.py", class_dir / learner)
+    real = cli.grade_one
+
+    def grade_one(path, *args):
+        if path.name == "bob":
+            raise OSError("a disk error while reading bob")
+        return real(path, *args)
+
+    monkeypatch.setattr(cli, "grade_one", grade_one)
+    gradebook = tmp_path / "grades.csv"
+    status = grade_folder(class_dir, detect(), ["day05_add_mul.py"], gradebook, seed=1, quiet=True)
+    assert status == 1  # the grader failed on one submission: say so, after grading the rest
+    rows = {r["learner"]: r for r in csv.DictReader(gradebook.open())}
+    assert set(rows) == {"ada", "bob", "cy"}
+    assert rows["ada"]["score"] == rows["cy"]["score"] == rows["ada"]["max_score"]
+    assert rows["bob"]["status"] == "error" and rows["bob"]["score"] == "0"
+    assert "a disk error while reading bob" in rows["bob"]["message"]
 
 
 # -- classes at scale ------------------------------------------------------------------------

@@ -40,6 +40,15 @@ ATTACKS = {
         print("===== 47 passed in 0.01s =====")
         sys.stderr.write('{"nonce": "0", "outcome": {"values": {"0:a.grad": 1.0}}}\\n')
         """,
+    "forges a deeply nested report with the real nonce": """
+        import os, sys
+        frame = sys._getframe()
+        while frame is not None and "nonce" not in frame.f_locals:
+            frame = frame.f_back
+        fd, nonce = frame.f_locals["fd"], frame.f_locals["nonce"]
+        os.write(fd, b'{"nonce": "' + nonce.encode() + b'", "outcome": ' + b"[" * 50000 + b"\\n")
+        os._exit(0)
+        """,
     "writes result files": """
         import os, json
         forged = json.dumps({"score": 100, "max_score": 100})
