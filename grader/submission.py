@@ -8,7 +8,16 @@ symlink entries, oversized or malformed archives are refused.
 
 import stat
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
+
+try:
+    from lzma import LZMAError
+except ImportError:  # a Python built without lzma cannot open LZMA entries at all
+
+    class LZMAError(Exception):
+        pass
+
 
 from .checks import EXERCISES
 
@@ -114,8 +123,12 @@ def _load_zip(path):
             return _read_zip(archive)
     except zipfile.BadZipFile as exc:
         raise Rejected(f"{path.name} is not a readable zip file ({exc}).") from None
-    except (EOFError, OSError, NotImplementedError, RuntimeError) as exc:
-        raise Rejected(f"{path.name} could not be read as a zip ({exc}).") from None
+    except (EOFError, OSError, NotImplementedError, RuntimeError, zlib.error, LZMAError) as exc:
+        # A damaged deflate / LZMA / bzip2 stream raises zlib.error, LZMAError or OSError.
+        raise Rejected(
+            f"{path.name} could not be read as a zip ({type(exc).__name__}: {exc}); "
+            "make the zip again from the exercise files."
+        ) from None
 
 
 def _read_zip(archive):

@@ -173,6 +173,34 @@ def test_hostile_and_broken_zips_are_refused(tmp_path):
     assert run.returncode == 0 and json.loads(out.read_text())["score"] == 0
 
 
+def corrupted_zip(path, method):
+    """A real zip of the reference whose compressed stream is damaged after its header."""
+    source = (ROOT / "solutions" / "day05_add_mul.py").read_bytes()
+    with zipfile.ZipFile(path, "w", method) as archive:
+        archive.writestr("day05_add_mul.py", source)
+    data = bytearray(path.read_bytes())
+    start = 30 + len("day05_add_mul.py")  # the local header, then the compressed data
+    for i in range(start + 20, start + 60):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    "method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA, zipfile.ZIP_BZIP2], ids=["deflate", "lzma", "bzip2"]
+)
+def test_a_zip_with_a_corrupted_stream_is_refused_not_a_crash(tmp_path, method):
+    broken = corrupted_zip(tmp_path / "broken.zip", method)
+    with pytest.raises(Rejected, match="could not be read"):
+        load(broken)
+    out = tmp_path / "r.json"
+    run = grader(broken, *FIVE, "--json", out)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(out.read_text())
+    assert data["score"] == 0 and "not graded" in data["output"]
+    assert "broken.zip could not be read" in data["output"]
+
+
 # -- the result channel ------------------------------------------------------------------
 
 
