@@ -28,7 +28,7 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
             gradescope, text, _ = cli.grade_one(entry, sandbox, exercises, seed)
         except SandboxError:
             raise  # the sandbox cannot start at all: no submission could be graded
-        except Exception as exc:  # noqa: BLE001 -- one submission must not stop the class
+        except Exception as exc:  # one submission must not stop the class
             failed += 1
             print(
                 f"grader: internal error on {entry}:\n" + "".join(traceback.format_exception(exc)),

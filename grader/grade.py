@@ -88,7 +88,7 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
             result = sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE, wall)
         except SandboxError:
             raise  # the sandbox cannot start at all: no case could be graded
-        except Exception as exc:  # noqa: BLE001 -- one case's bug must not stop the run
+        except Exception as exc:  # one case's bug must not stop the run
             return {"failure": grader_failure(exc, exercise, case)}
         if result.get("timeout"):
             with lock:
@@ -105,7 +105,7 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
         if "outcome" in result:
             try:
                 passed, message = judge_outcome(check, case, result["outcome"], exercise)
-            except Exception as exc:  # noqa: BLE001 -- a judge's bug fails this case only
+            except Exception as exc:  # a judge's bug fails this case only
                 passed, message = False, grader_failure(exc, exercise, case)
         else:
             passed, message = False, result["failure"]

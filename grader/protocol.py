@@ -53,7 +53,7 @@ def decode_result(data, nonce):
         message = json.loads(text, parse_constant=_constant, object_pairs_hook=_no_duplicates)
     except ProtocolError:
         raise
-    except Exception as exc:  # noqa: BLE001 -- RecursionError, MemoryError, ...: all the child's fault
+    except Exception as exc:  # RecursionError, MemoryError, ...: all the child's fault
         raise ProtocolError(f"not JSON: {type(exc).__name__}: {str(exc)[:80]}") from None
     if type(message) is not dict or set(message) != {"nonce", "outcome"}:
         raise ProtocolError("unexpected fields")

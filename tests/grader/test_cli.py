@@ -187,7 +187,9 @@ def corrupted_zip(path, method):
 
 
 @pytest.mark.parametrize(
-    "method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA, zipfile.ZIP_BZIP2], ids=["deflate", "lzma", "bzip2"]
+    "method",
+    [zipfile.ZIP_DEFLATED, zipfile.ZIP_LZMA, zipfile.ZIP_BZIP2],
+    ids=["deflate", "lzma", "bzip2"],
 )
 def test_a_zip_with_a_corrupted_stream_is_refused_not_a_crash(tmp_path, method):
     broken = corrupted_zip(tmp_path / "broken.zip", method)
@@ -230,7 +232,10 @@ def test_the_protocol_rejects_anything_but_plain_floats_with_the_nonce(line, why
     [
         b'{"nonce": "n", "outcome": ' + b"[" * 50000 + b"\n",
         b'{"nonce": "n", "outcome": ' + b'{"a": ' * 20000 + b"\n",
-        b'{"nonce": "n", "outcome": {"values": {"a": ' + b"[" * 30 + b"1.0" + b"]" * 30
+        b'{"nonce": "n", "outcome": {"values": {"a": '
+        + b"[" * 30
+        + b"1.0"
+        + b"]" * 30
         + b'}, "invalid": {}}}\n',
         b'{"nonce": "n", "outcome": {"values": {"a": ' + b"9" * 5000 + b'}, "invalid": {}}}\n',
     ],
