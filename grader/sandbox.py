@@ -5,7 +5,7 @@ Isolation levels, strongest first (`detect()` picks the best that works here):
   bwrap    bubblewrap: new user, pid, network, ipc and uts namespaces; a read-only view
            of the system's /usr and the Python installation only; the code is copied
            into a size-capped tmpfs (the course tree, solutions/ and grader/ are not
-           there); seccomp forbids new processes and sockets.
+           there); seccomp forbids new processes, sockets and io_uring.
   uid      no bubblewrap: a separate uid (nobody) plus rlimits and the seccomp filter.
   process  neither: rlimits and the seccomp filter only (the weakest; reported as such).
 
@@ -72,9 +72,14 @@ def staged_files(exercise, source, needs_engine):
 # -- seccomp: no new processes, no sockets ------------------------------------------------
 
 _ARCH = {
-    # machine: (AUDIT_ARCH, syscalls denied with EPERM)
-    "x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58, "clone3": 435, "socket": 41}),
-    "aarch64": (0xC00000B7, {"clone": 220, "clone3": 435, "socket": 198}),
+    # machine: (AUDIT_ARCH, syscalls denied with EPERM). io_uring_setup: a ring's
+    # IORING_OP_SOCKET makes sockets without socket(); without a ring fd, io_uring_enter
+    # and io_uring_register have nothing to act on.
+    "x86_64": (
+        0xC000003E,
+        {"clone": 56, "fork": 57, "vfork": 58, "clone3": 435, "socket": 41, "io_uring_setup": 425},
+    ),
+    "aarch64": (0xC00000B7, {"clone": 220, "clone3": 435, "socket": 198, "io_uring_setup": 425}),
 }
 
 
