@@ -4,6 +4,8 @@ import math
 
 import pytest
 
+from engine.gpt import GPTConfig, count_parameters
+
 from .gpt_run import reference_run
 from .pages import assert_states, lesson
 
@@ -28,10 +30,21 @@ def test_reference_run_rows_stated():
     assert_states(PAGE, run["after"], "2.2485")
     assert_states(PAGE, math.exp(run["after"]), "9.4739")
     assert_states(PAGE, run["after"] / math.log(2), "3.2440")
+    assert_states(PAGE, run["before"] / math.log(2), "4.8014")
     assert run["before"] > math.log(27)  # "slightly worse than uniform"
-    bits_saved = (math.log(27) - run["after"]) / math.log(2)
-    assert round(bits_saved, 1) == 1.5  # "1.5 bits per letter"
-    assert round(math.exp(run["after"]) / math.exp(run["before"]), 1) == 0.3  # "a third"
+    ratio = math.exp(run["after"]) / math.exp(run["before"])
+    assert_states(PAGE, ratio, "0.3397")
+    assert round(ratio * 3, 1) == 1.0  # "to a third of it"
+    assert_states(PAGE, (run["before"] - run["after"]) / math.log(2), "1.56")
+    assert_states(PAGE, (math.log(27) - run["after"]) / math.log(2), "1.51")
+    assert_states(PAGE, run["before"] / math.log(2), "4.80")
+    assert_states(PAGE, run["after"] / math.log(2), "3.24")
+    text = " ".join(PAGE.text.split())
+    assert (
+        "Training cut the choice from about 28 symbols to about 9.5, to a third of it "
+        "($9.4739 / 27.8855 = 0.3397$), and the questions per letter from 4.80 bits to 3.24: "
+        "1.56 bits fewer than the fresh model, and 1.51 fewer than uniform guessing."
+    ) in text
     assert_states(PAGE, run["n"], "4,647")
 
 
@@ -42,3 +55,27 @@ def test_training_cell_trains_and_samples(namespace):
     assert namespace["held_out"] < math.log(27) - 0.3  # even the short run beats guessing
     assert len(namespace["fresh"]) == 10
     assert all(set(name) <= set("abcdefghijklmnopqrstuvwxyz") for name in namespace["fresh"])
+
+
+def test_bigger_model_suggestion_runs():
+    # The "Make it bigger" line, applied to the training cell as it says, for two steps.
+    text = " ".join(PAGE.text.split())
+    new_line = "model = init_gpt(GPTConfig(n_layer=2, n_embd=32, n_head=4), seed=SEED)"
+    assert (
+        f"add `GPTConfig` to the import from `engine.gpt` and make the model with `{new_line}`"
+        in text
+    )
+    cell = next(c for c in PAGE.cells if "training(model" in c)
+    old_import = "from engine.gpt import init_gpt, training, evaluate"
+    assert old_import in cell and "model = init_gpt(seed=SEED)" in cell and "STEPS = 100 " in cell
+    cell = cell.replace(old_import, old_import + ", GPTConfig")
+    cell = cell.replace("model = init_gpt(seed=SEED)", new_line).replace(
+        "STEPS = 100 ", "STEPS = 2 "
+    )
+    namespace = {"__name__": "__lesson__"}
+    exec(compile(cell, "day30 bigger model", "exec"), namespace)
+    config = namespace["model"].config
+    assert (config.n_layer, config.n_embd, config.n_head) == (2, 32, 4)
+    assert len(namespace["losses"]) == 2
+    assert_states(PAGE, count_parameters(config), "26,816")
+    assert_states(PAGE, count_parameters(GPTConfig()), "4,192")
