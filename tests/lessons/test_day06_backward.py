@@ -92,3 +92,30 @@ def test_try_this_orders(cells):
     assert (a.grad, b.grad, c.grad) == (6.0, -4.0, -6.0)
     run_backward(L, [d, L, e, c, b, a])
     assert (a.grad, b.grad, c.grad) != (6.0, -4.0, -6.0)
+
+
+def _chain(n_ops):
+    x = Value(0.3)
+    for i in range(n_ops):  # as the grader's chain: * 0.9, + 0.1, * 0.9, ...
+        x = x * 0.9 if i % 2 == 0 else x + 0.1
+    return x
+
+
+def test_recursion_hint_is_true():
+    import random
+    import sys
+
+    from grader.checks import day06_backward as checks
+
+    hint = next(h for h in PAGE.exercises[0]["hints"] if "RecursionError" in h)
+    assert "its deepest check is a chain of 400 operations" in hint
+    assert "about 1,000 nested calls" in hint and "day 29" in hint
+    # The grader's deepest program, public or hidden, has 400 operations.
+    cases = checks.public_cases() + checks.hidden_cases(random.Random(0))
+    programs = [c["inputs"]["program"] for c in cases if c["kind"] == "program"]
+    assert max(len(p["ops"]) for p in programs) == 400
+    assert sys.getrecursionlimit() == 1000
+    # A recursive sort handles 400 operations and fails at a few thousand.
+    assert len(recursive_order(_chain(400))) > 400
+    with pytest.raises(RecursionError):
+        recursive_order(_chain(3000))
