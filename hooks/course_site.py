@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from fences import custom_fences
+from mkdocs.utils import get_relative_url
 from site_build import SiteBuildError, build_site_runtime
 
 log = logging.getLogger("mkdocs.hooks.course_site")
@@ -46,8 +47,29 @@ _MERMAID_LOADER = re.compile(
 )
 
 
+# A page that runs Python starts the worker from <head>, before the rest of the page
+# loads; web/client.js takes it over (and drops it if the page's runtime differs).
+_EARLY_BOOT = """<script>(() => {
+  const worker = new Worker("%(worker)s", { type: "module", name: "python" });
+  const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  const early = { worker, interrupt, indexURL: new URL("%(pyodide)s", location.href).href, messages: [] };
+  worker.onmessage = (event) => early.messages.push(event.data);
+  worker.postMessage({ type: "init", indexURL: early.indexURL, interruptBuffer: interrupt?.buffer });
+  globalThis.courseEarlyPython = early;
+})();</script>"""
+_RUNS_PYTHON = ('class="course-cell"', 'class="course-exercise"', "data-explorer")
+
+
 def on_post_page(output, page, config):
-    return _MERMAID_LOADER.sub("", output)
+    output = _MERMAID_LOADER.sub("", output)
+    if any(marker in output for marker in _RUNS_PYTHON) and "</head>" in output:
+        urls = {
+            "worker": get_relative_url("assets/course/worker.js", page.url),
+            "pyodide": get_relative_url("pyodide/", page.url),
+        }
+        output = output.replace("</head>", _EARLY_BOOT % urls + "</head>", 1)
+    return output
 
 
 def on_post_build(config):

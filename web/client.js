@@ -42,14 +42,29 @@ export class PythonClient {
   /** Start the worker (idempotent): on first Run, or as an idle prefetch. */
   boot() {
     if (this.worker) return;
-    this.worker = new Worker(this.workerURL, { type: "module", name: "python" });
+    // A page with cells starts the worker from its <head> (hooks/course_site.py), so
+    // Python loads while the page does; the first client takes that worker over.
+    const early = globalThis.courseEarlyPython;
+    globalThis.courseEarlyPython = null;
+    const adopt = early?.worker && new URL(early.indexURL, location.href).href === this.indexURL;
+    if (adopt) {
+      this.worker = early.worker;
+      this.interrupt = early.interrupt;
+    } else {
+      early?.worker?.terminate();
+      this.worker = new Worker(this.workerURL, { type: "module", name: "python" });
+      this.interrupt = this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    }
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       this.setStatus("error", `Python worker failed: ${event.message || "unknown error"}`);
     };
-    this.interrupt = this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.setStatus("loading", "Loading Python…");
-    this.worker.postMessage({ type: "init", indexURL: this.indexURL, interruptBuffer: this.interrupt?.buffer });
+    if (adopt) {
+      for (const message of early.messages.splice(0)) this.receive(message);
+    } else {
+      this.worker.postMessage({ type: "init", indexURL: this.indexURL, interruptBuffer: this.interrupt?.buffer });
+    }
   }
 
   receive(msg) {

@@ -17,6 +17,8 @@ const client = new PythonClient({
 });
 // For other parts of the site (the graph explorer): one worker per tab.
 globalThis.coursePython = client;
+// Python is already loading if the page's <head> started it: take that worker now.
+if (globalThis.courseEarlyPython) client.boot();
 
 /** The page's path inside the site, e.g. "lessons/day05_add_mul" ("index" for the home page). */
 function pageKey() {

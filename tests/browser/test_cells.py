@@ -233,3 +233,24 @@ def test_pages_load_with_no_foreign_request_and_no_error(course_page, base_url, 
     course_page.goto(base_url + path)
     course_page.wait_for_load_state("networkidle")
     assert course_page.locator("h1").count() >= 1
+
+
+def test_a_page_with_cells_starts_python_while_it_loads(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    # No Run pressed: the worker started from the page's <head> is taken over and gets ready.
+    status = page.locator(".course-status")
+    page.wait_for_function(
+        "() => document.querySelector('.course-status')?.dataset.pythonStatus === 'ready'",
+        timeout=60_000,
+    )
+    assert status.get_attribute("data-python-status") == "ready"
+    assert page.evaluate("() => globalThis.courseEarlyPython") is None  # adopted, not left over
+    assert run(cell(page, 0)) == "done"
+
+
+def test_a_page_without_cells_starts_no_python(course_page, base_url):
+    page = course_page
+    page.goto(base_url + "map/")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("() => coursePython.worker === null")
