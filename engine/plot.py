@@ -11,15 +11,24 @@ cell's last expression, or passed to `show()`, appears under the cell.
     fig.scatter(xs0, ys0, label="class 0")
     fig.scatter(xs1, ys1, label="class 1")
     fig.show()
+
+A figure shown with a `key` replaces the one shown earlier with that key in the same
+cell, so a training loop can redraw its loss curve and a `progress` bar as it goes:
+
+    for step in range(steps):
+        ...
+        progress(step + 1, steps).show(key="progress")
+        line_plot(losses, title="loss").show(key="loss")
 """
 
 import math
 from html import escape
 
-__all__ = ["Figure", "line_plot", "scatter_plot", "show"]
+__all__ = ["Figure", "Progress", "line_plot", "progress", "scatter_plot", "show"]
 
 # The browser runtime sets this to a function that shows a figure under the cell.
 display_hook = None
+_keys_printed = set()  # outside the pages, a redrawn figure is announced once
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
 
@@ -173,20 +182,69 @@ class Figure:
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.svg())
 
-    def show(self):
-        show(self)
+    def show(self, key=None):
+        show(self, key)
 
     def __repr__(self):
         n = sum(len(s["ys"]) for s in self.series)
         return f"<Figure {self.title!r}: {len(self.series)} series, {n} points>"
 
 
-def show(fig):
-    """Show `fig` under the running cell; outside the course pages, print a summary."""
+def show(fig, key=None):
+    """Show `fig` under the running cell; outside the course pages, print a summary.
+
+    With a `key`, the figure replaces the one last shown with the same key in this cell.
+    """
     if display_hook is not None:
-        display_hook(fig)
-    else:
+        display_hook(fig, key)
+    elif key is None or key not in _keys_printed:
+        if key is not None:
+            _keys_printed.add(key)
         print(repr(fig))
+
+
+class Progress:
+    """A progress bar: `done` of `total`, drawn as SVG."""
+
+    def __init__(self, done, total, label=""):
+        if total <= 0:
+            raise ValueError(f"a progress bar needs a positive total, got {total}")
+        self.done, self.total, self.label = min(max(done, 0), total), total, label
+
+    @property
+    def fraction(self):
+        return self.done / self.total
+
+    def svg(self, width=560, height=34):
+        bar = round((width - 2) * self.fraction, 1)
+        text = escape(self.label or f"{self.done:,} of {self.total:,}")
+        return "\n".join(
+            [
+                f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
+                f"<title>{text}: {self.fraction:.0%}</title>",
+                f'<rect x="1" y="1" width="{width - 2}" height="{height - 2}" rx="5" '
+                'fill="#f1f3f5" stroke="#868e96"/>',
+                f'<rect x="1" y="1" width="{bar}" height="{height - 2}" rx="5" fill="{COLORS[0]}"/>',
+                f'<text x="{width / 2}" y="{height / 2 + 5}" text-anchor="middle" '
+                f'fill="#212529">{text} ({self.fraction:.0%})</text>',
+                "</svg>",
+            ]
+        )
+
+    def _repr_svg_(self):
+        return self.svg()
+
+    def show(self, key=None):
+        show(self, key)
+
+    def __repr__(self):
+        return f"<Progress {self.done} of {self.total}>"
+
+
+def progress(done, total, label=""):
+    """A progress bar to `show(key=...)` from a loop: `progress(step + 1, steps)`."""
+    return Progress(done, total, label)
 
 
 def line_plot(ys, xs=None, *, label=None, **figure_options):

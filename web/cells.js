@@ -175,7 +175,7 @@ class Cell {
       filename: `<cell ${this.index + 1}>`,
       timeLimit: this.limit,
       onStream: (stream, text) => this.output.text(stream, text),
-      onFigure: (svg) => this.output.figure(svg),
+      onFigure: (svg, key) => this.output.figure(svg, key),
     });
     this.job = job;
     const reply = await promise;

@@ -75,7 +75,7 @@ export class PythonClient {
     const job = this.pending.get(msg.id);
     if (!job) return;
     if (msg.type === "stream") job.onStream?.(msg.stream, msg.text);
-    else if (msg.type === "figure") job.onFigure?.(msg.svg);
+    else if (msg.type === "figure") job.onFigure?.(msg.svg, msg.key);
     else if (msg.type === "done" || msg.type === "result") {
       if (msg.type === "done") job.started = true;
       this.finish(job, msg);

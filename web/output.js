@@ -29,15 +29,21 @@ export class Output {
     block.append(text);
   }
 
-  /** A figure: SVG shown as an image, so nothing in it can run as script. */
-  figure(svg) {
-    const img = document.createElement("img");
-    img.className = "course-output__figure";
+  /** A figure: SVG shown as an image, so nothing in it can run as script.
+   *  A figure with a key replaces the one shown earlier with that key (a live curve). */
+  figure(svg, key = null) {
+    let img = key === null ? null : [...this.el.children].find((el) => el.dataset.figureKey === key);
+    if (!img) {
+      img = document.createElement("img");
+      img.className = "course-output__figure";
+      if (key !== null) img.dataset.figureKey = key;
+      this.append(img);
+    }
     const title = /<title>([^<]*)<\/title>/.exec(svg);
     img.alt = title ? decodeEntities(title[1]) : "Figure drawn by this cell";
-    img.src = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    img.addEventListener("load", () => URL.revokeObjectURL(img.src), { once: true });
-    this.append(img);
+    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    img.addEventListener("load", () => URL.revokeObjectURL(url), { once: true });
+    img.src = url;
   }
 
   error(text) {

@@ -15,7 +15,7 @@ The host gives one callback, `emit(kind, text)`, with kind "figure" (SVG text) o
 
 import ast
 import builtins
-import importlib
+import importlib.util
 import json
 import linecache
 import math
@@ -37,9 +37,14 @@ def set_emitter(emit):
 
 
 def _hook_plot():
-    # Route `Figure.show()` to the page, once the learner has imported engine.plot.
+    # Route `Figure.show()` to the page before the cell runs: a cell that imports
+    # engine.plot and shows figures in a loop must draw them on its very first run.
+    if _emit is None:
+        return
     plot = sys.modules.get("engine.plot")
-    if plot is not None and _emit is not None:
+    if plot is None and importlib.util.find_spec("engine") is not None:
+        plot = importlib.import_module("engine.plot")
+    if plot is not None:
         plot.display_hook = display
 
 
@@ -57,11 +62,14 @@ def reset(key):
     _namespaces.pop(key, None)
 
 
-def display(value):
-    """Show `value`: a figure when it can draw itself as SVG, else its repr."""
+def display(value, key=None):
+    """Show `value`: a figure when it can draw itself as SVG, else its repr.
+
+    A figure with a `key` replaces the one shown with that key earlier in the run.
+    """
     svg = getattr(value, "_repr_svg_", None)
     if callable(svg) and _emit is not None:
-        _emit("figure", svg())
+        _emit("figure", svg(), key)
     else:
         print(repr(value))
 
@@ -105,8 +113,8 @@ def run(code, key, filename):
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr):
             last = ast.Expression(tree.body.pop().value)
-        exec(compile(tree, filename, "exec"), ns)
         _hook_plot()
+        exec(compile(tree, filename, "exec"), ns)
         if last is not None:
             value = eval(compile(last, filename, "eval"), ns)
             if value is not None:

@@ -22,7 +22,7 @@
  * Worker -> page
  *   {type: "status", phase: "loading" | "ready" | "error", message: string}
  *   {type: "stream", id, stream: "stdout" | "stderr", text: string}
- *   {type: "figure", id, svg: string}
+ *   {type: "figure", id, svg: string, key: string|null}  (a key replaces its earlier figure)
  *   {type: "done", id, ok: boolean, interrupted?: boolean, truncated?: boolean,
  *        error?: {type, message, traceback}}                        (reply to run)
  *   {type: "result", id, ok: boolean, value?: any, error?: {...}}   (reply to call/check)
@@ -101,10 +101,10 @@ function streamHandler(stream) {
   };
 }
 
-function emit(kind, text) {
+function emit(kind, text, key) {
   if (kind === "figure") {
     flush();
-    self.postMessage({ type: "figure", id: out.id, svg: String(text) });
+    self.postMessage({ type: "figure", id: out.id, svg: String(text), key: key == null ? null : String(key) });
   } else {
     write("stdout", String(text));
   }

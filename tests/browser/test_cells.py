@@ -78,6 +78,32 @@ def test_a_figure_is_drawn_not_printed(course_page, base_url):
     assert img.evaluate("i => i.complete && i.naturalWidth") > 100
 
 
+def test_a_figure_shown_with_a_key_is_redrawn_in_place(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 3)
+    code = (
+        "from engine.plot import line_plot, progress\n"
+        "losses = []\n"
+        "for step in range(5):\n"
+        "    losses.append(1.0 / (step + 1))\n"
+        "    progress(step + 1, 5).show(key='progress')\n"
+        "    line_plot(losses, title=f'loss after {step + 1} steps').show(key='loss')\n"
+        "line_plot(losses, title='a second, unkeyed figure').show()\n"
+    )
+    set_code(block, code)
+    assert run(block) == "done"
+    images = block.locator("[data-output] img")
+    alts = [images.nth(i).get_attribute("alt") for i in range(images.count())]
+    assert alts == ["5 of 5: 100%", "loss after 5 steps", "a second, unkeyed figure"]
+    assert (
+        block.locator("[data-output] img[data-figure-key=loss]").evaluate(
+            "i => i.complete && i.naturalWidth"
+        )
+        > 100
+    )
+
+
 def test_streamed_output_appears_while_the_cell_runs(course_page, base_url):
     page = course_page
     page.goto(base_url + PLAYGROUND)

@@ -96,6 +96,17 @@ def test_the_runner_reports_an_error_with_the_learners_traceback(tmp_path):
         pytest.skip("no `node` on PATH: install Node.js 20+ (apt-get install -y nodejs npm)")
     pages = [
         {
+            # First, so engine.plot is not imported yet: show() draws on the very first run.
+            "page": "shows",
+            "cells": [
+                {
+                    "code": "from engine.plot import progress\n"
+                    "for i in range(3):\n    progress(i + 1, 3).show(key='bar')\nprint('done')",
+                    "timeout": None,
+                }
+            ],
+        },
+        {
             "page": "demo",
             "cells": [
                 {"code": "from engine import Value\nv = Value(3.0)", "timeout": None},
@@ -122,7 +133,8 @@ def test_the_runner_reports_an_error_with_the_learners_traceback(tmp_path):
         check=True,
         timeout=600,
     )
-    demo, other = json.loads((tmp_path / "r.json").read_text())
+    shows, demo, other = json.loads((tmp_path / "r.json").read_text())
+    assert shows["cells"][0]["figures"] == 3 and shows["cells"][0]["stdout"] == "done\n"
     first, square, error, loop, figure = demo["cells"]
     assert first["ok"] and square["ok"] and square["stdout"] == "9.0\n"
     assert not error["ok"] and error["error"]["type"] == "ZeroDivisionError"
