@@ -6,8 +6,15 @@ The notebook `docs/notebooks/<slug>.ipynb` is written from the page by
 """
 
 import posixpath
+import re
 
 from mkdocs.utils import get_relative_url
+
+# tools/notebooks.py turns a lesson's link to another lesson into a link to that lesson's
+# notebook, `dayNN_slug.ipynb`: right beside it in docs/notebooks/ or a folder of downloads.
+# On the site each notebook is a page of its own, so such a link is pointed at that page.
+_NOTEBOOK_HREF = re.compile(r'href="(?P<name>day[0-9][0-9]_\w+\.ipynb)(?P<anchor>#[^"]*)?"')
+_notebook_urls = {}
 
 
 def _notebook_file(page, files):
@@ -44,9 +51,31 @@ def on_page_markdown(markdown, page, config, files):
 _EMPTY_MATHJAX = '<script src=""> </script>'
 
 
+def on_env(env, config, files):
+    # By now mkdocs-jupyter has made every notebook a page: remember where each one is served.
+    _notebook_urls.clear()
+    for f in files:
+        if f.src_uri.startswith("notebooks/") and f.src_uri.endswith(".ipynb"):
+            _notebook_urls[posixpath.basename(f.src_uri)] = f.url
+    return env
+
+
+def link_sibling_notebooks(output, page_url, urls):
+    """Point `href="day17_bigrams.ipynb"` in a notebook page at that notebook's page."""
+
+    def repl(m):
+        url = urls.get(m["name"])
+        if url is None:
+            return m[0]
+        return f'href="{get_relative_url(url, page_url)}{m["anchor"] or ""}"'
+
+    return _NOTEBOOK_HREF.sub(repl, output)
+
+
 def on_post_page(output, page, config):
     # mkdocs-jupyter's template loads MathJax from `custom_mathjax_url`; we leave it empty so no
     # request leaves the site, and drop the empty script tag it would still write.
     if page.file.src_uri.startswith("notebooks/"):
+        output = link_sibling_notebooks(output, page.url, _notebook_urls)
         return output.replace(_EMPTY_MATHJAX, "")
     return output

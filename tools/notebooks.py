@@ -6,8 +6,10 @@
 A notebook holds the page's `pyodide` cells as code cells, in page order, and the
 prose between them as Markdown cells. MkDocs-only syntax is turned into plain Markdown
 a notebook shows well: an admonition becomes a quote with a bold title, a content tab
-a bold heading, an exercise block a note that names the exercise file and its hints.
-Notebooks are nbformat 4 with no outputs, written byte-for-byte reproducibly.
+a bold heading, an exercise block a note that names the exercise file and its hints, and
+a graph-explorer block (it runs only on the course site) a note that says so. A link to
+another lesson page points to that lesson's notebook beside this one. Notebooks are
+nbformat 4 with no outputs, written byte-for-byte reproducibly.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)```(?P<name>[\w-]*)")
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$')
 _TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
 _BADGE = re.compile(r'^<p class="day-badge">.*</p>\s*$')
+# A Markdown link to a page of the site: [text](target.md) or [text](target.md#anchor).
+_PAGE_LINK = re.compile(r"\]\((?P<target>[^()\s]+?\.md)(?P<anchor>#[^()\s]*)?\)")
+_LESSON = re.compile(r"day[0-9][0-9]_\w+\.md")
 
 
 def _indent(line: str) -> int:
@@ -84,6 +89,8 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
                 cells.append(("code", body.rstrip("\n")))
             elif fence["name"] == "exercise":
                 prose.extend(prefix() + s for s in _exercise_note(yaml.safe_load(body)).split("\n"))
+            elif fence["name"] == "explorer":
+                prose.extend(prefix() + s for s in _explorer_note(body.strip()).split("\n"))
             else:
                 prose.extend(prefix() + s for s in [line.strip(), *body.split("\n"), "```"])
             i = end + 1
@@ -131,6 +138,40 @@ def _exercise_note(block: dict) -> str:
     return "\n".join(note)
 
 
+def _explorer_note(expression: str) -> str:
+    return "\n".join(
+        "> " + line
+        for line in [
+            "**Graph explorer.** On the course site, the lesson page shows the graph explorer here,",
+            f"starting from `{expression}`: it draws the graph and steps through its forward and",
+            "backward passes. It needs the site's JavaScript, so this notebook cannot show it: open",
+            "the lesson page, or the site's *Graph explorer* page, and type the expression there.",
+            "Here, `engine.graph.trace(L)` gives the same graph of a `Value` `L` as plain data:",
+            "every node with its value and grad, every edge with its local derivative.",
+        ]
+    )
+
+
+def link_notebooks(markdown: str, page: str = "a lesson") -> str:
+    """Point each link to a lesson page (`day17_bigrams.md`) at its notebook (`.ipynb`).
+
+    A notebook is read beside the other notebooks (in docs/notebooks/ or a folder of
+    downloads), where the `.md` pages are not. A link to any other page of the site has
+    no notebook to go to, so it is refused rather than left broken.
+    """
+
+    def repl(m: re.Match) -> str:
+        target = m["target"]
+        if not _LESSON.fullmatch(target) or not (LESSONS / target).is_file():
+            raise ValueError(
+                f"{page}: the link to {target} has no notebook to point to; link a lesson page "
+                "(dayNN_slug.md) or write the page's full address"
+            )
+        return f"]({target[: -len('.md')]}.ipynb{m['anchor'] or ''})"
+
+    return _PAGE_LINK.sub(repl, markdown)
+
+
 def badge(meta: dict) -> str:
     """ "Phase 2 · Neural networks · Day 10 of 30" from a page's front matter."""
     phase = meta["phase"]
@@ -157,6 +198,7 @@ def notebook(page: Path) -> dict:
         cells[0] = ("markdown", f"{heading}\n\n{intro}\n{rest}")
     else:
         cells.insert(0, ("markdown", f"# {meta['title']}\n\n{intro}"))
+    cells = [(k, link_notebooks(s, page.name) if k == "markdown" else s) for k, s in cells]
     out = []
     for n, (kind, text) in enumerate(cells):
         cell = {

@@ -105,3 +105,11 @@ def test_course_map_lists_every_day_with_its_time():
 
 def test_map_page_has_the_placeholder():
     assert course_map.PLACEHOLDER in (ROOT / "docs" / "map.md").read_text(encoding="utf-8")
+
+
+def test_notebook_pages_link_sibling_notebooks_as_pages():
+    urls = {"day17_bigrams.ipynb": "notebooks/day17_bigrams/"}
+    html = '<a href="day17_bigrams.ipynb">day 17</a> <a href="day18_likelihood.ipynb#x">18</a>'
+    out = notebook_link.link_sibling_notebooks(html, "notebooks/day16_tokens/", urls)
+    assert '<a href="../day17_bigrams/">day 17</a>' in out
+    assert 'href="day18_likelihood.ipynb#x"' in out  # no such notebook page: left alone

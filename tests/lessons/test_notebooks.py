@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+import re
 
 import pytest
 
@@ -82,3 +83,35 @@ def test_check_mode_reports_stale(tmp_path, monkeypatch):
     assert notebooks.stale() == []
     (tmp_path / "day99_gone.ipynb").write_text("{}")
     assert notebooks.stale() == ["day99_gone.ipynb"]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=IDS)
+def test_notebook_has_no_site_only_links_or_fences(path):
+    # A `.md` page is not beside a notebook, and an explorer fence does nothing in Jupyter.
+    nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
+    text = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert not re.search(r"\]\([^()\s]*\.md(#[^()\s]*)?\)", text), "a link to a .md page"
+    assert "```explorer" not in text
+    for target in re.findall(r"\]\(([^()\s:]+\.ipynb)(?:#[^()\s]*)?\)", text):
+        assert (notebooks.NOTEBOOKS / target).is_file(), f"{target} is not a notebook"
+    page = load(path)
+    assert text.count("**Graph explorer.**") == page.text.count("```explorer")
+
+
+def test_lesson_links_become_notebook_links():
+    md = "See [day 17](day17_bigrams.md) and [its end](day17_bigrams.md#summary)."
+    assert notebooks.link_notebooks(md) == (
+        "See [day 17](day17_bigrams.ipynb) and [its end](day17_bigrams.ipynb#summary)."
+    )
+    with pytest.raises(ValueError, match="no notebook to point to"):
+        notebooks.link_notebooks("[map](../map.md)", "day01_derivative.md")
+    with pytest.raises(ValueError, match="no notebook to point to"):
+        notebooks.link_notebooks("[gone](day99_gone.md)")
+
+
+def test_explorer_fence_becomes_a_note():
+    text = "---\nday: 1\ntitle: T\nphase: 1\n---\n\n# T\n\nLook:\n\n```explorer\n(a + b) * c\n```\n"
+    _, cells = notebooks.split_page(text)
+    assert len(cells) == 1 and "```" not in cells[0][1]
+    assert "> **Graph explorer.** On the course site" in cells[0][1]
+    assert "starting from `(a + b) * c`" in cells[0][1]
