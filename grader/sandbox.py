@@ -108,11 +108,12 @@ def _interpreter():
     return os.path.realpath(sys.executable)
 
 
-def _bind_roots():
-    """Read-only system paths the interpreter needs inside bubblewrap."""
+def _bind_roots(python):
+    """Read-only system paths the interpreter `python` needs inside bubblewrap."""
     roots = ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin"]
-    prefix = os.path.realpath(sys.base_prefix)
-    exe_dir = os.path.dirname(_interpreter())
+    exe_dir = os.path.dirname(python)
+    ours = python == _interpreter()
+    prefix = os.path.realpath(sys.base_prefix) if ours else os.path.dirname(exe_dir)
     for extra in (prefix, exe_dir):
         if not any(extra == r or extra.startswith(r + "/") for r in roots):
             roots.append(extra)
@@ -132,11 +133,14 @@ def _hidden_paths(roots):
 class Sandbox:
     """Runs cases at one isolation level with one set of limits."""
 
-    def __init__(self, level, limits=Limits()):
+    def __init__(self, level, limits=Limits(), python=None):
+        """`python`: the child's interpreter (default: this one), e.g. a system Python the
+        user nobody can run when this one lies in a folder only root can enter."""
         if level not in ("bwrap", "uid", "process"):
             raise ValueError(f"unknown isolation level {level!r}: use bwrap, uid or process")
         self.level = level
         self.limits = limits
+        self.python = os.path.realpath(python) if python else _interpreter()
         self.seccomp = seccomp_filter()
 
     @property
@@ -188,7 +192,7 @@ class Sandbox:
                     shutil.rmtree(item, ignore_errors=True)
 
     def _bwrap_argv(self, files, cleanup):
-        roots = _bind_roots()
+        roots = _bind_roots(self.python)
         argv = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
         argv += ["--uid", str(NOBODY), "--gid", str(NOBODY)]
         if os.geteuid() == 0:
@@ -216,7 +220,7 @@ class Sandbox:
             os.lseek(fd, 0, os.SEEK_SET)
             pass_fds.append(fd)
             argv += ["--seccomp", str(fd)]
-        argv += ["--chdir", "/sandbox", "--", _interpreter(), "-I", "-S", "-B", "/sandbox/child.py"]
+        argv += ["--chdir", "/sandbox", "--", self.python, "-I", "-S", "-B", "/sandbox/child.py"]
         return argv, pass_fds, None, None
 
     def _plain_argv(self, files, cleanup):
@@ -231,7 +235,7 @@ class Sandbox:
             for path in [Path(workdir), *Path(workdir).rglob("*")]:
                 os.chown(path, NOBODY, NOBODY)
             user = NOBODY
-        argv = [_interpreter(), "-I", "-S", "-B", str(Path(workdir, "child.py"))]
+        argv = [self.python, "-I", "-S", "-B", str(Path(workdir, "child.py"))]
         return argv, [], workdir, user
 
     def _execute(self, argv, pass_fds, cwd, user, request, read_end, owned, nonce, wall):

@@ -3,26 +3,20 @@
 import hashlib
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from grader.grade import grade
-from grader.sandbox import Limits, Sandbox
+from grader.sandbox import Limits, Sandbox, SandboxError
 from grader.submission import load
 
 ROOT = Path(__file__).resolve().parents[2]
+PROBE = {"kind": "ops", "name": "probe", "public": True, "inputs": {}}
 HAS_BWRAP = (
     shutil.which("bwrap") is not None
-    and Sandbox("bwrap")
-    .run(
-        "day05_add_mul.py",
-        b"",
-        {"kind": "ops", "name": "probe", "public": True, "inputs": {}},
-        False,
-    )
-    .get("outcome")
-    is not None
+    and Sandbox("bwrap").run("day05_add_mul.py", b"", PROBE, False).get("outcome") is not None
 )
 
 
@@ -60,12 +54,41 @@ def processes_with(marker):
     return found
 
 
+def _uid_python():
+    """(an interpreter the user nobody can run, None) for the uid level, or (None, why not).
+
+    The uid level runs the child as nobody, so the interpreter and its standard library
+    must be readable by nobody: a Python under /root (mode 700) is not, a system Python
+    of the same version is.
+    """
+    if os.geteuid() != 0:
+        return None, "the uid level runs the child as the user nobody: it needs root"
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    candidates = [os.path.realpath(sys.executable)]
+    candidates += [shutil.which(version, path=p) for p in ("/usr/local/bin", "/usr/bin")]
+    for python in filter(None, candidates):
+        try:
+            result = Sandbox("uid", python=python).run("day05_add_mul.py", b"", PROBE, False)
+        except SandboxError:  # nobody may not even execute it
+            continue
+        if result.get("outcome"):
+            return python, None
+    return None, f"no {version} here that the user nobody can run (tried {candidates})"
+
+
+UID_PYTHON, NO_UID = _uid_python()
+
+
+def make_sandbox(level, limits=None):
+    limits = limits or Limits(wall_seconds=1.0, cpu_seconds=1)
+    return Sandbox(level, limits, python=UID_PYTHON if level == "uid" else None)
+
+
 def grade_source(tmp_path, source, exercise="day05_add_mul.py", level="bwrap", limits=None, seed=1):
     folder = tmp_path / "submission"
     folder.mkdir(exist_ok=True)
     (folder / exercise).write_text(source)
-    sandbox = Sandbox(level, limits or Limits(wall_seconds=1.0, cpu_seconds=1))
-    return grade(load(folder), sandbox, [exercise], seed)
+    return grade(load(folder), make_sandbox(level, limits), [exercise], seed)
 
 
 def score(results):
@@ -74,5 +97,6 @@ def score(results):
 
 LEVELS = [
     pytest.param("bwrap", marks=pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap unavailable")),
+    pytest.param("uid", marks=pytest.mark.skipif(UID_PYTHON is None, reason=str(NO_UID))),
     "process",
 ]

@@ -1,14 +1,32 @@
 """Hostile submissions: none may score more than the honest stub (0), run unbounded,
 leave a process behind or change a course file."""
 
+import os
+import platform
+import shutil
+import socket
+import tempfile
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
-from grader.sandbox import Limits
+from grader.sandbox import NOBODY, Limits
 
-from .helpers import HAS_BWRAP, LEVELS, ROOT, grade_source, processes_with, score, tree_digest
+from .helpers import (
+    HAS_BWRAP,
+    LEVELS,
+    NO_UID,
+    ROOT,
+    UID_PYTHON,
+    grade_source,
+    processes_with,
+    score,
+    tree_digest,
+)
+
+REFERENCE = (ROOT / "solutions" / "day05_add_mul.py").read_text()
 
 # Each attack is the whole exercise file. Most act at import time, so every case sees them.
 ATTACKS = {
@@ -161,29 +179,6 @@ ATTACKS = {
             pass
         """,
     "sleeps forever": "import time\nwhile True:\n    time.sleep(100)\n",
-    "memory bomb": "blocks = []\nwhile True:\n    blocks.append(bytearray(50 * 2**20))\n",
-    "fork bomb": """
-        import os
-        while True:
-            try:
-                os.fork()
-            except OSError:
-                pass
-        """,
-    "output bomb": "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n",
-    "leaves a background process": """
-        import os, subprocess
-        try:
-            subprocess.Popen(["sleep", "4242.4242"], start_new_session=True)
-        except Exception:
-            pass
-        try:
-            if os.fork() == 0:
-                os.setsid()
-                os.execv("/bin/sleep", ["sleep", "4242.4242"])
-        except Exception:
-            pass
-        """,
     "tampers with course files": """
         import os
         for path in ["%(root)s/grader/checks/_kit.py", "%(root)s/solutions/day05_add_mul.py",
@@ -199,11 +194,92 @@ ATTACKS = {
             except OSError:
                 pass
         """,
+}
+
+# Attacks on the sandbox's walls. Each pays off only if the wall gives way: the gate sets
+# `escaped`, and then the file is the reference solution (full marks) -- otherwise it
+# raises NotImplementedError like the stub. So a score of 0 proves the wall held, and
+# the same test fails when the wall is taken away (no network namespace and no seccomp,
+# no rlimit, no output cap).
+GATED = {
     "opens the network": """
         import socket
-        s = socket.create_connection(("pypi.org", 443), timeout=1)
+        try:
+            socket.create_connection(("127.0.0.1", %(port)d), timeout=0.5).close()
+            escaped = True
+        except OSError:
+            escaped = False
+        """,
+    "fork bomb": """
+        import os
+        escaped = False
+        for _ in range(20):  # bounded: were the wall to fail, the test machine must not
+            try:
+                pid = os.fork()
+            except OSError:
+                break
+            if pid == 0:
+                os._exit(0)
+            os.waitpid(pid, 0)
+            escaped = True
+        """,
+    "memory bomb": """
+        import mmap
+        try:  # 2 GiB, four times the limit; reserved, not touched, so it is quick if allowed
+            block = mmap.mmap(-1, 2 * 2**30)
+            escaped = True
+            block.close()
+        except (MemoryError, OSError):
+            escaped = False
+        """,
+    "output bomb": """
+        import sys
+        for _ in range(64):  # 4 MiB: four times the output cap
+            sys.stdout.write("x" * 65536)
+        sys.stdout.flush()
+        escaped = True
+        """,
+    "leaves a background process": """
+        import os, subprocess
+        escaped = False
+        try:
+            subprocess.Popen(["sleep", "4242.4242"], start_new_session=True)
+            escaped = True
+        except Exception:
+            pass
+        try:
+            if os.fork() == 0:
+                os.setsid()
+                os.execv("/bin/sleep", ["sleep", "4242.4242"])
+            escaped = True
+        except Exception:
+            pass
+        """,
+    "sets up an io_uring ring (it makes sockets without socket())": """
+        import ctypes
+        params = ctypes.create_string_buffer(120)  # struct io_uring_params
+        try:
+            escaped = ctypes.CDLL(None, use_errno=True).syscall(425, 4, params) >= 0
+        except Exception:
+            escaped = False
         """,
 }
+HELD = '\nif not escaped:\n    raise NotImplementedError("Day 5: the sandbox held")\n\n'
+
+
+def attack_source(name, port):
+    values = {"root": ROOT, "port": port}
+    if name in GATED:
+        return textwrap.dedent(GATED[name]) % values + HELD + REFERENCE
+    return textwrap.dedent(ATTACKS[name]) % values
+
+
+@pytest.fixture
+def listener():
+    """A port on 127.0.0.1 that accepts connections, for the network attack to reach."""
+    with socket.create_server(("127.0.0.1", 0), backlog=64) as server:
+        yield server.getsockname()[1]
+
 
 # The "process" level (no bubblewrap, no second uid) cannot hide or protect files the
 # grading user can read or write; the grader never picks it on its own when run as root.
@@ -216,18 +292,33 @@ FILESYSTEM = {
     "tampers with course files",
     "writes result files",
 }
+# The uid level keeps the learner's code from writing course files, but hides only what
+# the user nobody may not read: here solutions/ is readable by everyone (the Gradescope
+# package ships none). test_the_uid_level_hides_what_nobody_may_not_read checks that.
+WORLD_READABLE = {
+    "imports the reference",
+    "reads the reference by path",
+    "walks the filesystem for the reference",
+}
 
 
 @pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("name", sorted(ATTACKS))
-def test_hostile_submission_scores_nothing(tmp_path, level, name):
+@pytest.mark.parametrize("name", sorted(ATTACKS) + sorted(GATED))
+def test_hostile_submission_scores_nothing(tmp_path, level, name, listener):
     if level == "process" and name in FILESYSTEM:
         pytest.skip("the process level does not isolate the filesystem (documented)")
-    source = textwrap.dedent(ATTACKS[name]) % {"root": ROOT}
+    if level == "uid" and name in WORLD_READABLE:
+        pytest.skip("the uid level cannot hide files everyone may read (documented)")
+    if "io_uring" in name and platform.machine() not in ("x86_64", "aarch64"):
+        pytest.skip("io_uring_setup is call 425 on x86_64 and aarch64 only")
+    source = attack_source(name, listener)
     before = tree_digest()
     started = time.monotonic()
     results = grade_source(tmp_path, source, level=level)
     elapsed = time.monotonic() - started
+    if level == "uid" and Path("/tmp/results.json").exists():
+        if Path("/tmp/results.json").stat().st_uid == NOBODY:  # /tmp is writable by all
+            os.remove("/tmp/results.json")
     assert score(results) == 0, [t["message"] for t in results["tests"] if t["passed"]]
     assert elapsed < 20, f"grading took {elapsed:.1f} s"
     assert tree_digest() == before, "a course file changed"
@@ -235,6 +326,37 @@ def test_hostile_submission_scores_nothing(tmp_path, level, name):
     assert not (ROOT / "results.json").exists()
     for test in results["tests"]:
         assert test["message"], test
+
+
+@pytest.mark.parametrize("name", sorted(GATED))
+def test_every_gated_attack_is_the_reference_once_through_the_gate(name):
+    # The control of the gated attacks: with the gate open, the file is the reference.
+    source = attack_source(name, 1)
+    gate, tail = source.split(HELD)
+    assert tail == REFERENCE and "escaped" in gate
+
+
+@pytest.mark.skipif(UID_PYTHON is None, reason=str(NO_UID))
+def test_the_uid_level_hides_what_nobody_may_not_read(tmp_path):
+    # The same read of the reference scores 0 from a folder only root may enter, and full
+    # marks from one everyone may read: the uid level hides exactly what nobody may not read.
+    base = Path(tempfile.mkdtemp(prefix="grader-uid-test-"))
+    try:
+        base.chmod(0o755)
+        for folder, mode in (("private", 0o700), ("public", 0o755)):
+            (base / folder).mkdir()
+            (base / folder).chmod(mode)
+            shutil.copy(ROOT / "solutions" / "day05_add_mul.py", base / folder)
+            (base / folder / "day05_add_mul.py").chmod(0o644)
+        reads = 'exec(open("%s/day05_add_mul.py").read())\n'
+        limits = Limits(wall_seconds=10.0)
+        private = grade_source(tmp_path, reads % (base / "private"), level="uid", limits=limits)
+        assert score(private) == 0
+        assert "Permission denied" in private["tests"][0]["message"]
+        public = grade_source(tmp_path, reads % (base / "public"), level="uid", limits=limits)
+        assert score(public) == 12
+    finally:
+        shutil.rmtree(base)
 
 
 @pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap unavailable")
