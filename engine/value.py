@@ -179,12 +179,17 @@ class Value:
         return self * -1.0
 
     def __sub__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
+        if not isinstance(other, Value):
+            other = _as_float(other)  # a plain constant stays one leaf; a non-number is refused
         return self + (-other)
 
     def __truediv__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return self * other**-1.0
+        if isinstance(other, Value):
+            return self * other**-1.0
+        other = _as_float(other)  # a plain constant stays one leaf
+        if other == 0.0:
+            raise ZeroDivisionError(f"{self.data} / {other}: division by zero.")
+        return self * (1.0 / other)
 
     def __radd__(self, other):
         return self + other

@@ -52,10 +52,22 @@ def test_zero_to_a_negative_power():
         Value(0.0) ** -1
 
 
-@pytest.mark.parametrize("zero", [Value(0.0), 0, 0.0])
-def test_divide_by_zero_says_the_base_is_zero(zero):
+def test_divide_by_a_zero_value_says_the_base_is_zero():
     with pytest.raises(ZeroDivisionError, match="base is zero"):
+        Value(1.0) / Value(0.0)
+
+
+@pytest.mark.parametrize("zero", [0, 0.0])
+def test_divide_by_a_plain_zero(zero):
+    with pytest.raises(ZeroDivisionError, match=r"1.0 / 0.0: division by zero"):
         Value(1.0) / zero
+
+
+def test_a_plain_constant_stays_one_leaf():
+    x = Value(2.0)
+    for y in (x - 3.0, x / 4.0):
+        assert len(y.topological_order()) == 3  # x, the constant and the operation
+    assert (x - 3.0).data == -1.0 and (x / 4.0).data == 0.5
 
 
 def test_zero_to_a_power_between_0_and_1_has_no_gradient():

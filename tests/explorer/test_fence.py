@@ -21,7 +21,7 @@ def test_renders_a_mount_point_with_the_escaped_expression():
     # Only the parser's grammar reaches the attribute: nothing there needs escaping,
     # because an expression with < & or " is refused before any HTML is written.
     with pytest.raises(ExplorerError, match="comparisons are not allowed"):
-        render('a < 2')
+        render("a < 2")
     assert explorer_fence()["name"] == "explorer"
 
 
