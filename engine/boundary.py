@@ -145,8 +145,8 @@ class BoundaryFigure:
     def _repr_svg_(self):
         return self.svg()
 
-    def show(self):
-        plot.show(self)
+    def show(self, key=None):
+        plot.show(self, key)
 
     def __repr__(self):
         return f"<BoundaryFigure {self.title!r}: {len(self.points)} points>"

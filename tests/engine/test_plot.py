@@ -43,3 +43,14 @@ def test_outside_the_pages_a_redrawn_figure_is_announced_once(monkeypatch, capsy
         "<Progress 1 of 3>",
         "<Figure 'once more': 1 series, 1 points>",
     ]
+
+
+def test_a_boundary_figure_is_shown_with_its_key(monkeypatch):
+    from engine.boundary import boundary_figure, two_moons
+    from engine.nn import MLP
+
+    shown = []
+    monkeypatch.setattr(plot, "display_hook", lambda fig, key: shown.append(key))
+    points, labels = two_moons(6, seed=1)
+    boundary_figure(MLP(2, [1]), points, labels, resolution=3).show(key="training")
+    assert shown == ["training"]
