@@ -11,7 +11,9 @@ Isolation levels, strongest first (`detect()` picks the best that works here):
 
 Every level: inputs on stdin, one JSON line back on a private pipe tagged with a fresh
 nonce, CPU / memory / file-size / process rlimits, a wall-clock kill of the whole
-process group, and caps on everything read back.
+process group, and caps on everything read back. The child sees only the files of
+staged_files(): the harness, checks/, the exercise file and, if the exercise uses it,
+the part of engine/ its check declares, without the code that answers it.
 """
 
 import math
@@ -30,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import protocol
+from .checks import check_module
+from .engine_view import staged_engine, view_for
 
 GRADER = Path(__file__).resolve().parent
 CHECKS = GRADER / "checks"
@@ -50,22 +54,20 @@ class Limits:
     message_max: int = 2**16  # the result line
 
 
-def engine_dir():
-    import engine  # trusted: the course's own package
-
-    return Path(engine.__file__).resolve().parent
-
-
 def _package_files(folder, prefix):
     return {f"{prefix}/{p.name}": p.read_bytes() for p in sorted(folder.glob("*.py"))}
 
 
-def staged_files(exercise, source, needs_engine):
-    """Every file the child gets, as {relative path: bytes}: nothing else is visible."""
+def staged_files(exercise, source, needs_engine, case=None):
+    """Every file the child gets, as {relative path: bytes}: nothing else is visible.
+
+    With `needs_engine`, the engine as the exercise's check declares it for `case`: the
+    modules it needs, without the code that answers the exercise (engine_view.py).
+    """
     files = {"child.py": HARNESS.read_bytes(), exercise: source}
     files.update(_package_files(CHECKS, "checks"))
     if needs_engine:
-        files.update(_package_files(engine_dir(), "engine"))
+        files.update(staged_engine(view_for(check_module(exercise), case)))
     return files
 
 
@@ -155,7 +157,7 @@ class Sandbox:
         `wall_seconds` overrides the wall-clock limit (an exercise with heavier cases).
         """
         wall = wall_seconds or self.limits.wall_seconds
-        files = staged_files(exercise, source, needs_engine)
+        files = staged_files(exercise, source, needs_engine, case)
         nonce = secrets.token_hex(16)
         read_end, write_end = os.pipe()
         cleanup = [read_end]

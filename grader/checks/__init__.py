@@ -8,7 +8,8 @@ the trusted grader, in the sandboxed child, and in the browser through Pyodide:
     # -> [{"name": "...", "passed": True, "message": "passed"}, ...]
 
 One module per exercise, named like the exercise file (see grader/README.md). Each gives
-EXERCISE, TITLE, LESSON, NEEDS_ENGINE, `public_cases()`, `hidden_cases(rng)`,
+EXERCISE, TITLE, LESSON, NEEDS_ENGINE (and with it ENGINE: the engine modules its
+sandbox holds and the names hidden from them), `public_cases()`, `hidden_cases(rng)`,
 `run(module, case)` (child side: calls learner code, returns plain numbers) and
 `judge(case, values)` (trusted side: returns (passed, message)).
 """

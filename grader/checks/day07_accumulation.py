@@ -15,6 +15,12 @@ EXERCISE = "day07_accumulation.py"
 TITLE = "Day 7: the accumulation trap"
 LESSON = "docs/lessons/day07_accumulation.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine's
+# zero_grad is this exercise, and the challenge is worked out on paper, not by backward().
+ENGINE = {"value": ("zero_grad",)}
+ENGINE_BY_KIND = {
+    "challenge": {"value": ("zero_grad", "Value.backward", "Value.topological_order")}
+}
 
 
 def public_cases():

@@ -13,6 +13,9 @@ EXERCISE = "day11_mlp.py"
 TITLE = "Day 11: a layer and an MLP"
 LESSON = "docs/lessons/day11_mlp.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
+# alone; engine.nn's Layer and MLP are this exercise.
+ENGINE = {"value": ()}
 
 _WORKED = [
     [[[1.0, -1.0], [0.5, 0.5]], [0.5, 0.0]],

@@ -13,6 +13,9 @@ EXERCISE = "day12_loss.py"
 TITLE = "Day 12: loss functions"
 LESSON = "docs/lessons/day12_loss.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
+# alone; nothing else is needed.
+ENGINE = {"value": ()}
 LOSSES = ("mse", "hinge", "logistic")
 
 _S, _Y = [0.8, -0.2, 0.5], [1.0, -1.0, 1.0]

@@ -12,6 +12,9 @@ EXERCISE = "day13_training_loop.py"
 TITLE = "Day 13: zero_grad and the training loop"
 LESSON = "docs/lessons/day13_training_loop.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron is
+# given; engine's zero_grad functions and engine.optim's SGD (a training step) are not.
+ENGINE = {"value": ("zero_grad",), "nn": ("Module.zero_grad",)}
 
 LEAK = (
     "the gradient of the previous step leaked into this one: call zero_grad(params) "

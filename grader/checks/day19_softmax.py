@@ -16,6 +16,9 @@ EXERCISE = "day19_softmax.py"
 TITLE = "Day 19: softmax and the cross-entropy loss"
 LESSON = "docs/lessons/day19_softmax.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
+# alone; engine.gpt's softmax and cross_entropy are this exercise.
+ENGINE = {"value": ()}
 
 HINT = "Build the result from Value operations so that backward() reaches every logit."
 LARGE = (

@@ -19,6 +19,9 @@ EXERCISE = "day21_mlp_language_model.py"
 TITLE = "Day 21: an MLP language model"
 LESSON = "docs/lessons/day21_mlp_language_model.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
+# alone; engine.gpt's linear would write half of mlp_logits.
+ENGINE = {"value": ()}
 
 TINY = {  # the lesson's worked example: 3 tokens, d = 1, a block of 2, one hidden neuron
     "C": [[1.0], [-1.0], [0.5]],

@@ -16,6 +16,9 @@ EXERCISE = "day22_attention.py"
 TITLE = "Day 22: one head of self-attention"
 LESSON = "docs/lessons/day22_attention.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
+# alone; engine.gpt's dot and attention_head are this exercise.
+ENGINE = {"value": ()}
 
 HINT = "Build everything from Value operations so backward() reaches q, the keys and the values."
 

@@ -16,6 +16,12 @@ EXERCISE = "day26_training_gpt.py"
 TITLE = "Day 26: training microGPT with Adam and a decaying learning rate"
 LESSON = "docs/lessons/day26_training_gpt.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): document_loss
+# is given, engine.gpt's lr_at and train_step are this exercise, and Adam (engine.optim)
+# is there only for the training steps, which get one from make_optimizer: never where
+# adam_step is checked.
+ENGINE = {"value": (), "gpt": ("lr_at", "train_step")}
+ENGINE_BY_KIND = {"train": {"value": (), "gpt": ("lr_at", "train_step"), "optim": ()}}
 
 SMALL = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 6}
 

@@ -15,6 +15,9 @@ EXERCISE = "day28_kv_cache.py"
 TITLE = "Day 28: the KV cache"
 LESSON = "docs/lessons/day28_kv_cache.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): the given
+# gpt() and its building blocks; the engine has no loop over positions to hide.
+ENGINE = {"value": (), "gpt": ()}
 
 CONFIG = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 8}
 

@@ -15,6 +15,9 @@ EXERCISE = "day30_your_gpt.py"
 TITLE = "Day 30: measuring your GPT"
 LESSON = "docs/lessons/day30_your_gpt.md"
 NEEDS_ENGINE = True
+# The engine in the sandbox, {module: names hidden} (grader/engine_view.py): gpt() and
+# cross_entropy are given; document_loss and evaluate would be held_out_loss.
+ENGINE = {"value": (), "gpt": ("document_loss", "evaluate")}
 
 CONFIG = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 8}
 
