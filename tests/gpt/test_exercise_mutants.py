@@ -1,14 +1,11 @@
 """The phase-3 exercises (days 18, 19, 22, 24, 26, 27): planted bugs in the references lose
 marks, and the feedback names the bug. Runs our own references in process, no learner code."""
 
-import random
-import types
 from pathlib import Path
 
 import pytest
 
-from grader.checks import check_module, judge_outcome
-from grader.checks._kit import execute
+from tests.grader.mutants import run_all
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -188,18 +185,6 @@ MUTANTS = [
         "expected",
     ),
 ]
-
-
-def run_all(exercise, source):
-    check = check_module(exercise)
-    module = types.ModuleType(exercise[:-3])
-    exec(compile(source, exercise, "exec"), module.__dict__)
-    results = []
-    for seed in (0, 1):
-        for case in check.public_cases() + check.hidden_cases(random.Random(seed)):
-            outcome = execute(check, module, case, exercise)
-            results.append(judge_outcome(check, case, outcome, exercise))
-    return results
 
 
 @pytest.mark.parametrize(

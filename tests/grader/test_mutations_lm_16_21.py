@@ -2,14 +2,11 @@
 feedback must name the bug. Mutants are made from our own references and run in process.
 """
 
-import random
-import types
 from pathlib import Path
 
 import pytest
 
-from grader.checks import check_module, judge_outcome
-from grader.checks._kit import execute
+from .mutants import run_all
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,18 +115,6 @@ MUTANTS = [
         "expected",
     ),
 ]
-
-
-def run_all(exercise, source):
-    check = check_module(exercise)
-    module = types.ModuleType(exercise[:-3])
-    exec(compile(source, exercise, "exec"), module.__dict__)
-    results = []
-    for seed in (0, 1):
-        for case in check.public_cases() + check.hidden_cases(random.Random(seed)):
-            outcome = execute(check, module, case, exercise)
-            results.append(judge_outcome(check, case, outcome, exercise))
-    return results
 
 
 @pytest.mark.parametrize(
