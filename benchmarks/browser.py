@@ -14,7 +14,6 @@ warm is the next navigation in the same profile. The goal: course <= 1.2 x bare.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -26,16 +25,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GOAL = 1.2
 ROUNDS = 3
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 BARE_HTML = """<!doctype html><meta charset="utf-8"><title>bare Pyodide boot</title>
 <pre data-output></pre>
@@ -102,12 +91,14 @@ def _first_output_ms(page, url: str) -> float:
 
 def run() -> dict:
     """Measure and print; returns the medians in ms and the cold/warm ratios."""
-    chromium = shutil.which("chromium")
+    sys.path.insert(0, str(ROOT / "tools"))
+    from chromium import CHROMIUM as chromium
+    from chromium import CHROMIUM_FLAGS
+
     if chromium is None:
         raise SystemExit(
             "the browser benchmark needs Debian's chromium on PATH (apt-get install -y chromium)"
         )
-    sys.path.insert(0, str(ROOT / "tools"))
     from playwright.sync_api import sync_playwright
     from serve import make_server
 

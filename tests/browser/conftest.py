@@ -9,7 +9,6 @@ a request to any host but 127.0.0.1, or an uncaught page error, fails the test.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -22,19 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
+from chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from serve import make_server  # noqa: E402
-
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-CHROMIUM = shutil.which("chromium")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import shutil
 import subprocess
+import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -21,17 +22,9 @@ import pytest
 from engine.expr import explore
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>explorer</title>
