@@ -7,6 +7,7 @@
 
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
+import { button } from "./button.js";
 import { cellKey, forgetEdit, hashText, loadEdit, saveEdit } from "./storage.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
@@ -21,16 +22,6 @@ function session(client, page) {
     sessions.set(page, s);
   }
   return s;
-}
-
-function button(action, label, title) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = `md-button course-button course-button--${action}`;
-  b.dataset.action = action;
-  b.textContent = label;
-  b.title = title;
-  return b;
 }
 
 function describeStop(reply, limit) {

@@ -6,17 +6,8 @@
 import { zipSync, strToU8 } from "fflate";
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
+import { button } from "./button.js";
 import { exerciseKey, forgetEdit, hashText, isDone, loadEdit, markDone, saveEdit } from "./storage.js";
-
-function button(action, label, title) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = `md-button course-button course-button--${action}`;
-  b.dataset.action = action;
-  b.textContent = label;
-  b.title = title;
-  return b;
-}
 
 class Exercise {
   constructor(el, ctx) {
