@@ -6,9 +6,12 @@ mutant is the course's own reference with one line changed, so no sandbox is nee
 
 import random
 import types
+from pathlib import Path
 
 from grader.checks import check_module, judge_outcome
 from grader.checks._kit import execute
+
+SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
 
 def run_all(exercise, source, seeds=(0, 1)):
@@ -22,3 +25,18 @@ def run_all(exercise, source, seeds=(0, 1)):
             outcome = execute(check, module, case, exercise)
             results.append(judge_outcome(check, case, outcome, exercise))
     return results
+
+
+def mutant_failures(exercise, old, new):
+    """The failure messages for the reference with its first `old` replaced by `new`."""
+    source = (SOLUTIONS / exercise).read_text()
+    assert old in source, f"the mutation {old!r} no longer applies to solutions/{exercise}"
+    return [
+        message for passed, message in run_all(exercise, source.replace(old, new, 1)) if not passed
+    ]
+
+
+def reference_failures(exercise):
+    """The failure messages for the unchanged reference (none, when the checks are right)."""
+    source = (SOLUTIONS / exercise).read_text()
+    return [message for passed, message in run_all(exercise, source) if not passed]
