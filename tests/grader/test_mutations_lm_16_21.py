@@ -6,7 +6,6 @@ import pytest
 
 from .mutants import mutant_failures, reference_failures
 
-
 # (exercise, old text, new text, what the bug is, a phrase the feedback should contain)
 MUTANTS = [
     (
