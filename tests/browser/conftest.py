@@ -21,7 +21,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from serve import make_server  # noqa: E402
 
 
@@ -85,20 +84,6 @@ def plain_url(site_dir):
     yield f"http://127.0.0.1:{server.server_port}/"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    if CHROMIUM is None:
-        pytest.skip(
-            "no `chromium` on PATH: install Debian's chromium package (apt-get install -y chromium)"
-        )
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "args": CHROMIUM_FLAGS,
-        "headless": True,
-    }
 
 
 class PageWatch:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import shutil
 import subprocess
-import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -22,9 +21,6 @@ import pytest
 from engine.expr import explore
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
-
-from chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>explorer</title>
@@ -87,18 +83,6 @@ def harness_url(harness_dir):
     yield f"http://127.0.0.1:{server.server_port}/"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    if CHROMIUM is None:
-        pytest.skip("no `chromium` on PATH: install Debian's chromium package")
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "args": CHROMIUM_FLAGS,
-        "headless": True,
-    }
 
 
 @pytest.fixture
