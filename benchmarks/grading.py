@@ -13,9 +13,11 @@ ROOT = Path(__file__).resolve().parents[1]
 BUDGET_SECONDS = 20.0  # the issue's bound for grading every solution
 
 
-def _in_process_seconds(check, exercise, case, repeats):
+def _in_process_seconds(exercise, case, repeats):
     """Median time to run one case in process (no sandbox), to subtract from the sandbox's."""
-    from grader.checks._kit import execute
+    from grader.runners import execute, runner_module
+
+    runner = runner_module(exercise)
 
     spec = importlib.util.spec_from_file_location(exercise[:-3], ROOT / "solutions" / exercise)
     module = importlib.util.module_from_spec(spec)
@@ -23,7 +25,7 @@ def _in_process_seconds(check, exercise, case, repeats):
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        execute(check, module, case, exercise)
+        execute(runner, module, case, exercise)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -51,7 +53,7 @@ def run(repeats=15):
         sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE)
         times.append(time.perf_counter() - t0)
     per_case = statistics.median(times)
-    overhead = per_case - _in_process_seconds(check, exercise, case, repeats)
+    overhead = per_case - _in_process_seconds(exercise, case, repeats)
 
     numbers = {
         "grading_solutions_seconds": round(total, 3),

@@ -1,9 +1,11 @@
 """The course's autograder.
 
-`grader.checks` (pure Python, also runs in the browser) knows every exercise: its
-cases, how to run a case against a learner's module, and how to judge the numbers.
-`python -m grader` is the trusted side: it never imports learner code, runs each case
-in a fresh sandboxed child process and judges the plain numbers that come back.
+Three parts, kept apart so that learner code never reaches an answer:
+`grader.checks` (trusted) makes every exercise's cases and says what each expects;
+`grader.runners` (the child side, staged into every sandbox and shipped to the page)
+calls the learner's code on a case and sends back plain numbers; `grader.verdict`
+compares the two. `python -m grader` never imports learner code: it runs each case in a
+fresh sandboxed child process and judges the numbers that come back.
 
-This file stays import-light so that `grader.checks` imports in Pyodide.
+This file stays import-light so that `grader.public` imports in Pyodide.
 """

@@ -9,17 +9,13 @@ submission scores 0); 2 for a usage error; 1 if the grader itself failed.
 """
 
 import argparse
-import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-from . import report
 from .checks import EXERCISES
-from .grade import grade
+from .grade import grade_one
+from .report import gradescope_rejected, write_json
 from .sandbox import SandboxError, detect
-from .submission import Rejected, load
 
 DEFAULT = Path(__file__).resolve().parent.parent / "exercises"
 
@@ -67,33 +63,11 @@ def parser():
     return p
 
 
-def write_json(path, data):
-    """Write atomically, so a reader never sees half a results file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".results-")
-    with os.fdopen(fd, "w") as handle:
-        json.dump(data, handle, indent=2)
-        handle.write("\n")
-    os.replace(tmp, path)
-
-
-def grade_one(path, sandbox, exercises, seed):
-    """(gradescope dict, text report, results or None) for one submission."""
-    label = str(path)
-    try:
-        files = load(path)
-    except Rejected as exc:
-        return (
-            report.gradescope_rejected(str(exc), exercises, sandbox.description),
-            report.rejected_text(str(exc), label),
-            None,
-        )
-    results = grade(files, sandbox, exercises, seed)
-    return report.gradescope(results), report.text(results, label), results
-
-
 def main(argv=None):
+    # A learner's file name or message may hold bytes no terminal encoding can write.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
     exercises = args.exercise or list(EXERCISES)
     if args.csv and not args.batch:
@@ -109,6 +83,9 @@ def main(argv=None):
         sandbox = detect(args.isolation)
     except SandboxError as exc:
         print(f"grader: {exc}", file=sys.stderr)
+        if args.json:  # fail closed, and say why where the learner looks
+            message = f"the autograder has no sandbox to run your code in ({exc})"
+            write_json(args.json, gradescope_rejected(message, exercises, "none"))
         return 1
     if args.batch:
         from .batch import grade_folder

@@ -5,8 +5,10 @@ import sys
 import traceback
 from pathlib import Path
 
+from . import grade as grading
 from . import report
 from .sandbox import SandboxError
+from .submission import printable
 
 
 def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
@@ -14,8 +16,6 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
 
     A grader failure on one submission is recorded in its row and the batch goes on.
     """
-    from . import __main__ as cli
-
     entries = sorted(
         p
         for p in Path(folder).iterdir()
@@ -23,9 +23,10 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
     )
     rows, failed = [], 0
     for entry in entries:
-        learner = entry.stem if entry.suffix == ".zip" else entry.name
+        # A file name with bytes that are not UTF-8 still gets a row, escaped.
+        learner = printable(entry.stem if entry.suffix == ".zip" else entry.name)
         try:
-            gradescope, text, _ = cli.grade_one(entry, sandbox, exercises, seed)
+            gradescope, text, _ = grading.grade_one(entry, sandbox, exercises, seed)
         except SandboxError:
             raise  # the sandbox cannot start at all: no submission could be graded
         except Exception as exc:  # one submission must not stop the class
@@ -56,7 +57,7 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
             print(f"{learner}: {row['score']}/{row['max_score']} ({row['status']})")
     if csv_path:
         Path(csv_path).parent.mkdir(parents=True, exist_ok=True)
-        with open(csv_path, "w", newline="") as handle:
+        with open(csv_path, "w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
             fields = [
                 "learner",
                 "status",

@@ -1,7 +1,9 @@
 """The child harness: runs ONE case of ONE exercise inside the sandbox, then exits.
 
 Started as `python -I -S -B child.py` in a directory holding only this file, the
-`checks` package, the learner's exercise file and (if the exercise needs it) `engine`.
+`runners` package (the child side of the checks: no expected value, no formula), the
+learner's exercise file and (if the exercise needs it) the part of `engine` its check
+allows.
 It reads one JSON request on stdin, tightens its own limits before any learner code
 runs, and writes one JSON line -- plain numbers or an error, tagged with the nonce --
 to the private file descriptor it was given. It never sees an expected value.
@@ -66,8 +68,8 @@ def main():
     sys.path.insert(0, HERE)  # -I leaves the script's folder off the path
     exercise = request["exercise"]
     stem = exercise[:-3]
-    check = importlib.import_module(f"checks.{stem}")
-    from checks._kit import describe_error, execute
+    runner = importlib.import_module(f"runners.{stem}")
+    from runners import describe_error, execute
 
     # The learner's module, loaded from its file under its own name (not "__main__").
     try:
@@ -78,7 +80,7 @@ def main():
     except (Exception, SystemExit) as exc:
         outcome = {"error": describe_error(exc, exercise)}
     else:
-        outcome = execute(check, module, request["case"], exercise)
+        outcome = execute(runner, module, request["case"], exercise)
 
     line = json.dumps({"nonce": nonce, "outcome": outcome}).encode() + b"\n"
     while line:

@@ -24,7 +24,6 @@ import ast
 import functools
 from pathlib import Path
 
-DEFAULT = {"value": ()}  # Value alone, with everything it has
 PACKAGE = "__init__"
 MESSAGE = "{} is not available in this exercise: write it yourself"
 
@@ -36,11 +35,10 @@ def engine_dir():
 
 
 def view_for(check, case=None):
-    """{module: hidden names}: the check's ENGINE_BY_KIND[case kind], else ENGINE, else DEFAULT."""
-    by_kind = getattr(check, "ENGINE_BY_KIND", {})
-    if case is not None and case.get("kind") in by_kind:
-        return by_kind[case["kind"]]
-    return getattr(check, "ENGINE", DEFAULT)
+    """{module: hidden names}: the check's ENGINE_BY_KIND[case kind], else its ENGINE."""
+    if case is not None and case.get("kind") in check.ENGINE_BY_KIND:
+        return check.ENGINE_BY_KIND[case["kind"]]
+    return check.ENGINE
 
 
 def staged_engine(view):

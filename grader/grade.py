@@ -13,8 +13,10 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
-from .checks import EXERCISES, check_module, judge_outcome
+from . import report
+from .checks import EXERCISES, check_module, judge_case
 from .sandbox import SandboxError
+from .submission import Rejected, load
 
 BUDGET_SECONDS = 50.0  # a submission that hangs everywhere still finishes within a minute:
 # no case starts after the budget is spent, and none runs past it (plus half a second)
@@ -56,59 +58,74 @@ def plan(exercises, seed):
     return jobs
 
 
-def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS):
-    """Grade `files` ({exercise file name: bytes}); return the results as a plain dict.
+class Budget:
+    """One submission's grading time and its hangs, shared by every case it runs.
 
-    Exercises missing from `files` score 0 with a message; `exercises` limits the run.
+    No case starts after `budget` seconds are spent and none runs past them (plus half a
+    second); after HANGS_BEFORE_SKIP timeouts, the rest of that exercise is not run.
+    `python -m grader` and the pytest plugin both grade through one of these.
     """
-    started = time.monotonic()
-    exercises = list(exercises or EXERCISES)
-    seed = secrets.randbits(64) if seed is None else seed
-    jobs = plan(exercises, seed)
-    hangs = {exercise: 0 for exercise in exercises}
-    lock = threading.Lock()
 
-    def run(job):
-        exercise, case = job
-        if exercise not in files:
+    def __init__(self, files, sandbox, budget=BUDGET_SECONDS):
+        self.files, self.sandbox, self.budget = files, sandbox, budget
+        self.started = time.monotonic()
+        self.hangs = {}
+        self.lock = threading.Lock()
+
+    def run(self, exercise, case):
+        """The sandbox's result for one case: {"outcome": ...} or {"failure": message}."""
+        if exercise not in self.files:
             return {"failure": f"{exercise} is not in the submission."}
-        with lock:
-            skip = hangs[exercise] >= HANGS_BEFORE_SKIP
+        with self.lock:
+            skip = self.hangs.get(exercise, 0) >= HANGS_BEFORE_SKIP
         if skip:
             return {"failure": "not run: earlier cases of this exercise never finished."}
-        left = started + budget - time.monotonic()
+        left = self.started + self.budget - time.monotonic()
         if left <= 0:
-            return {"failure": f"not run: grading took longer than {budget:g} s in total."}
+            return {"failure": f"not run: grading took longer than {self.budget:g} s in total."}
         check = check_module(exercise)
         # No case may run past the budget, whatever its own limit.
-        wall = min(
-            getattr(check, "WALL_SECONDS", None) or sandbox.limits.wall_seconds, max(left, 0.5)
-        )
+        wall = min(self.sandbox.limits.wall_seconds, max(left, 0.5))
         try:
-            result = sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE, wall)
+            result = self.sandbox.run(
+                exercise, self.files[exercise], case, check.NEEDS_ENGINE, wall
+            )
         except SandboxError:
             raise  # the sandbox cannot start at all: no case could be graded
         except Exception as exc:  # one case's bug must not stop the run
             return {"failure": grader_failure(exc, exercise, case)}
         if result.get("timeout"):
-            with lock:
-                hangs[exercise] += 1
+            with self.lock:
+                self.hangs[exercise] = self.hangs.get(exercise, 0) + 1
         return result
 
+
+def judge(exercise, case, result):
+    """(passed, message) for one case's result: the trusted side's verdict."""
+    if "outcome" not in result:
+        return False, result["failure"]
+    try:
+        return judge_case(check_module(exercise), case, result["outcome"], exercise)
+    except Exception as exc:  # a judge's bug fails this case only
+        return False, grader_failure(exc, exercise, case)
+
+
+def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS):
+    """Grade `files` ({exercise file name: bytes}); return the results as a plain dict.
+
+    Exercises missing from `files` score 0 with a message; `exercises` limits the run.
+    """
+    exercises = list(exercises or EXERCISES)
+    seed = secrets.randbits(64) if seed is None else seed
+    jobs = plan(exercises, seed)
+    run = Budget(files, sandbox, budget)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(run, jobs))
+        results = list(pool.map(lambda job: run.run(*job), jobs))
     # Every child is dead here: Sandbox.run kills and reaps each before it returns.
 
     tests = []
     for (exercise, case), result in zip(jobs, results):
-        check = check_module(exercise)
-        if "outcome" in result:
-            try:
-                passed, message = judge_outcome(check, case, result["outcome"], exercise)
-            except Exception as exc:  # a judge's bug fails this case only
-                passed, message = False, grader_failure(exc, exercise, case)
-        else:
-            passed, message = False, result["failure"]
+        passed, message = judge(exercise, case, result)
         tests.append(
             {
                 "exercise": exercise,
@@ -125,5 +142,20 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
         "seed": seed,
         "isolation": sandbox.description,
         "sha256": submission_hash(files),
-        "seconds": round(time.monotonic() - started, 3),
+        "seconds": round(time.monotonic() - run.started, 3),
     }
+
+
+def grade_one(path, sandbox, exercises, seed):
+    """(gradescope dict, text report, results or None) for the submission at `path`."""
+    label = str(path)
+    try:
+        files = load(path)
+    except Rejected as exc:
+        return (
+            report.gradescope_rejected(str(exc), exercises, sandbox.description),
+            report.rejected_text(str(exc), label),
+            None,
+        )
+    results = grade(files, sandbox, exercises, seed)
+    return report.gradescope(results), report.text(results, label), results

@@ -21,7 +21,7 @@ def members():
         ("setup.sh", GRADER / "autograder" / "setup.sh", True),
         ("run_autograder", GRADER / "autograder" / "run_autograder", True),
     ]
-    for package in ("grader", "grader/checks", "engine"):
+    for package in ("grader", "grader/checks", "grader/runners", "engine"):
         for path in sorted((ROOT / package).glob("*.py")):
             out.append((f"{package}/{path.name}", path, False))
     return out

@@ -83,9 +83,11 @@ def _shallow(text):
 
 
 def _text(value, what):
+    """A string from the child, cut short and made printable (JSON can carry lone
+    surrogates such as "\\ud800", which no report or terminal could write)."""
     if type(value) is not str:
         raise ProtocolError(f"{what} is not a string")
-    return value[:MAX_TEXT]
+    return value[:MAX_TEXT].encode("utf-8", "replace").decode("utf-8")
 
 
 def _outcome(outcome):

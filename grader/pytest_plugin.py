@@ -1,10 +1,11 @@
 """Grade a submission with pytest: one test per case, every case run in the sandbox.
 
     python -m pytest -p grader.pytest_plugin grader/suite.py --submission SUBMISSION
-        [-k day05] [--grader-seed N] [--isolation bwrap|uid|process]
+        [-k day05] [--grader-seed N] [--grader-budget SECONDS] [--isolation bwrap|uid|process]
 
-The same cases, sandbox and judges as `python -m grader` (which adds the report, the
-Gradescope JSON and the time budget); here they are pytest items, so -k, -x, -v,
+The same cases, sandbox, judges and time budget as `python -m grader` (which adds the
+report and the Gradescope JSON): one `grade.Budget` for the whole session, so a
+submission that hangs everywhere stops as soon as it does there. Here they are pytest items, so -k, -x, -v,
 --junitxml and the rest work as usual. Items are made in this trusted process from
 grader/checks; learner code only ever runs in the sandboxed children.
 """
@@ -13,8 +14,8 @@ import secrets
 
 import pytest
 
-from .checks import EXERCISES, check_module, judge_outcome
-from .grade import plan
+from .checks import EXERCISES
+from .grade import BUDGET_SECONDS, Budget, judge, plan
 from .sandbox import SandboxError, detect
 from .submission import Rejected, load
 
@@ -28,6 +29,13 @@ def pytest_addoption(parser):
     )
     group.addoption(
         "--grader-seed", type=int, metavar="N", help="draw the hidden cases from this seed"
+    )
+    group.addoption(
+        "--grader-budget",
+        type=float,
+        default=BUDGET_SECONDS,
+        metavar="SECONDS",
+        help=f"the whole submission's time (default {BUDGET_SECONDS:g}, as python -m grader)",
     )
     group.addoption(
         "--isolation",
@@ -75,16 +83,17 @@ def grading_sandbox(pytestconfig):
         pytest.exit(f"grader: {exc}", returncode=1)
 
 
-def grade_job(job, files, sandbox):
+@pytest.fixture(scope="session")
+def grading_budget(pytestconfig, grading_files, grading_sandbox):
+    """The time budget and hang count every item of the session shares."""
+    if isinstance(grading_files, Rejected):
+        return grading_files
+    return Budget(grading_files, grading_sandbox, pytestconfig.getoption("--grader-budget"))
+
+
+def grade_job(job, budget):
     """(passed, message) for one case of one exercise."""
     exercise, case = job
-    if isinstance(files, Rejected):
-        return False, f"the submission was not graded: {files}"
-    if exercise not in files:
-        return False, f"{exercise} is not in the submission."
-    check = check_module(exercise)
-    wall = getattr(check, "WALL_SECONDS", None)
-    result = sandbox.run(exercise, files[exercise], case, check.NEEDS_ENGINE, wall)
-    if "outcome" not in result:
-        return False, result["failure"]
-    return judge_outcome(check, case, result["outcome"], exercise)
+    if isinstance(budget, Rejected):
+        return False, f"the submission was not graded: {budget}"
+    return judge(exercise, case, budget.run(exercise, case))

@@ -1,6 +1,10 @@
 """The results of a grading run as a readable report and as Gradescope JSON."""
 
+import json
+import os
 import random
+import tempfile
+from pathlib import Path
 
 from .checks import check_module
 
@@ -97,3 +101,14 @@ def gradescope_rejected(message, exercises, isolation):
         ],
         "extra_data": {"submission_sha256": None, "isolation": isolation, "rejected": True},
     }
+
+
+def write_json(path, data):
+    """Write atomically, so a reader never sees half a results file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".results-")
+    with os.fdopen(fd, "w") as handle:
+        json.dump(data, handle, indent=2)
+        handle.write("\n")
+    os.replace(tmp, path)

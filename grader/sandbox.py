@@ -6,13 +6,18 @@ Isolation levels, strongest first (`detect()` picks the best that works here):
            of the system's /usr and the Python installation only; the code is copied
            into a size-capped tmpfs (the course tree, solutions/ and grader/ are not
            there); seccomp forbids new processes, sockets and io_uring.
-  uid      no bubblewrap: a separate uid (nobody) plus rlimits and the seccomp filter.
-  process  neither: rlimits and the seccomp filter only (the weakest; reported as such).
+  uid      no bubblewrap, but root: a chroot jail holding only the interpreter and the
+           staged files (no /proc, /tmp or /dev/shm), a uid of its own per case, the
+           rlimits and the seccomp filter (grader/jail.py).
+  process  rlimits and the seccomp filter only. NOT a sandbox: learner code runs as the
+           grader's own user. Never chosen automatically; only when asked for by name,
+           for a learner grading their own work.
 
 Every level: inputs on stdin, one JSON line back on a private pipe tagged with a fresh
 nonce, CPU / memory / file-size / process rlimits, a wall-clock kill of the whole
 process group, and caps on everything read back. The child sees only the files of
-staged_files(): the harness, checks/, the exercise file and, if the exercise uses it,
+staged_files(): the harness, runners/ (the child side of the checks, without a
+judge), the exercise file and, if the exercise uses it,
 the part of engine/ its check declares, without the code that answers it.
 """
 
@@ -27,6 +32,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +40,10 @@ from pathlib import Path
 from . import protocol
 from .checks import check_module
 from .engine_view import staged_engine, view_for
+from .jail import Jail, JailError
 
 GRADER = Path(__file__).resolve().parent
-CHECKS = GRADER / "checks"
+RUNNERS = GRADER / "runners"
 HARNESS = GRADER / "child.py"
 NOBODY = 65534
 
@@ -65,7 +72,7 @@ def staged_files(exercise, source, needs_engine, case=None):
     modules it needs, without the code that answers the exercise (engine_view.py).
     """
     files = {"child.py": HARNESS.read_bytes(), exercise: source}
-    files.update(_package_files(CHECKS, "checks"))
+    files.update(_package_files(RUNNERS, "runners"))
     if needs_engine:
         files.update(staged_engine(view_for(check_module(exercise), case)))
     return files
@@ -163,10 +170,13 @@ class Sandbox:
         cleanup = [read_end]
         owned = [write_end]  # closed exactly once: by _execute once the child has it, else here
         try:
+            watch = None  # a check of the disk the child writes, where no tmpfs caps it
             if self.level == "bwrap":
-                argv, pass_fds, cwd, user = self._bwrap_argv(files, cleanup)
+                argv, pass_fds, env = self._bwrap_argv(files, cleanup)
+            elif self.level == "uid":
+                argv, pass_fds, env, watch = self._jail_argv(files, cleanup)
             else:
-                argv, pass_fds, cwd, user = self._plain_argv(files, cleanup)
+                argv, pass_fds, env = self._plain_argv(files, cleanup)
             request = {
                 "fd": write_end,
                 "nonce": nonce,
@@ -182,7 +192,7 @@ class Sandbox:
                 "seccomp": self.seccomp.hex() if self.seccomp and self.level != "bwrap" else None,
             }
             return self._execute(
-                argv, pass_fds + [write_end], cwd, user, request, read_end, owned, nonce, wall
+                argv, pass_fds + [write_end], env, request, read_end, owned, nonce, wall, watch
             )
         finally:
             if owned:
@@ -190,6 +200,8 @@ class Sandbox:
             for item in cleanup:
                 if isinstance(item, int):
                     os.close(item)
+                elif callable(item):
+                    item()
                 else:
                     shutil.rmtree(item, ignore_errors=True)
 
@@ -203,7 +215,11 @@ class Sandbox:
             argv += ["--ro-bind-try", root, root]
         for hidden in _hidden_paths(roots):
             argv += ["--tmpfs", hidden]
-        argv += ["--dev", "/dev", "--size", str(self.limits.tmpfs_bytes), "--tmpfs", "/tmp"]
+        # /dev read-only, and every writable place a size-capped tmpfs (bubblewrap's own
+        # /dev/shm would be half the RAM, whatever the memory limit).
+        size = str(self.limits.tmpfs_bytes)
+        argv += ["--dev", "/dev", "--size", size, "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+        argv += ["--size", size, "--tmpfs", "/tmp"]
         argv += ["--size", str(self.limits.tmpfs_bytes), "--tmpfs", "/sandbox"]
         pass_fds = []
         for directory in sorted({str(Path(name).parent) for name in files} - {"."}):
@@ -223,7 +239,20 @@ class Sandbox:
             pass_fds.append(fd)
             argv += ["--seccomp", str(fd)]
         argv += ["--chdir", "/sandbox", "--", self.python, "-I", "-S", "-B", "/sandbox/child.py"]
-        return argv, pass_fds, None, None
+        return argv, pass_fds, None
+
+    def _jail_argv(self, files, cleanup):
+        jail = _jail_for(self.python)
+        uid = jail.acquire()
+        cleanup.append(lambda: jail.release(uid))
+        prefix, child, env = jail.stage(uid, files)
+
+        def watch():  # no tmpfs caps the scratch folder: measure it while the case runs
+            if jail.scratch_bytes(uid) > self.limits.tmpfs_bytes:
+                return f"stopped: the code wrote more than {self.limits.tmpfs_bytes // 2**20} MiB of files"
+            return None
+
+        return [*prefix, self.python, "-I", "-S", "-B", child], [], env, watch
 
     def _plain_argv(self, files, cleanup):
         workdir = tempfile.mkdtemp(prefix="grader-case-")
@@ -232,17 +261,10 @@ class Sandbox:
             path = Path(workdir, name)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-        user = None
-        if self.level == "uid":
-            for path in [Path(workdir), *Path(workdir).rglob("*")]:
-                os.chown(path, NOBODY, NOBODY)
-            user = NOBODY
-        argv = [self.python, "-I", "-S", "-B", str(Path(workdir, "child.py"))]
-        return argv, [], workdir, user
+        return [self.python, "-I", "-S", "-B", str(Path(workdir, "child.py"))], [], {}
 
-    def _execute(self, argv, pass_fds, cwd, user, request, read_end, owned, nonce, wall):
+    def _execute(self, argv, pass_fds, env, request, read_end, owned, nonce, wall, watch=None):
         limits = self.limits
-        extra = {"user": user, "group": user, "extra_groups": []} if user is not None else {}
         started = time.monotonic()
         try:
             proc = subprocess.Popen(
@@ -251,11 +273,10 @@ class Sandbox:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 pass_fds=pass_fds,
-                cwd=cwd,
-                env={} if self.level != "bwrap" else None,
+                cwd="/",
+                env=env,
                 start_new_session=True,
                 close_fds=True,
-                **extra,
             )
         except OSError as exc:
             raise SandboxError(f"could not start the sandbox ({exc})") from exc
@@ -275,7 +296,12 @@ class Sandbox:
                 if left <= 0:
                     why = "timeout"
                     break
-                for key, _ in sel.select(timeout=left):
+                if watch:
+                    disk = watch()
+                    if disk:
+                        why = "disk"
+                        break
+                for key, _ in sel.select(timeout=min(left, 0.1) if watch else left):
                     stream = key.fileobj
                     if stream is proc.stdin:
                         try:
@@ -309,6 +335,9 @@ class Sandbox:
             channel.close()
             _kill_group(proc)
         elapsed = time.monotonic() - started
+        disk = watch() if watch else None  # what was written before the child ended counts too
+        if disk:
+            return {"failure": disk, "seconds": elapsed}
         returncode = proc.returncode
         if why == "timeout":
             return {
@@ -381,6 +410,24 @@ def _no_result(exc, returncode, output):
 # -- detection -----------------------------------------------------------------------------
 
 _DETECTED = {}
+_JAILS = {}
+_JAILS_LOCK = threading.Lock()
+
+NOT_A_SANDBOX = (
+    "grader: warning: --isolation process is not a sandbox: the code graded runs as you, "
+    "and can read, change or delete anything you can. Use it only for your own work."
+)
+
+
+def _jail_for(python):
+    """The jail of `python`, built on first use (grader/jail.py)."""
+    with _JAILS_LOCK:
+        if python not in _JAILS:
+            try:
+                _JAILS[python] = Jail(python)
+            except JailError as exc:
+                raise SandboxError(str(exc)) from exc
+        return _JAILS[python]
 
 
 def _probe(level):
@@ -395,23 +442,29 @@ def _probe(level):
 
 
 def detect(requested="auto"):
-    """The strongest isolation level that works here (or `requested`, if it works)."""
+    """The strongest sandbox that works here, or `requested` if it works.
+
+    "auto" tries bwrap, then (as root) uid, and fails closed: it never falls back to
+    "process", which is not a sandbox and runs only when asked for by name.
+    """
     requested = requested or os.environ.get("GRADER_ISOLATION") or "auto"
     if requested in _DETECTED:
         return _DETECTED[requested]
     if requested != "auto":
         levels = [requested]
     else:
-        # As root, "process" would let learner code write course files: never pick it.
-        levels = ["uid"] if os.geteuid() == 0 else ["process"]
-        if shutil.which("bwrap"):
-            levels.insert(0, "bwrap")
+        levels = (["bwrap"] if shutil.which("bwrap") else []) + (
+            ["uid"] if os.geteuid() == 0 else []
+        )
     for level in levels:
         if _probe(level):
+            if level == "process":
+                print(NOT_A_SANDBOX, file=sys.stderr)
             _DETECTED[requested] = Sandbox(level)
             return _DETECTED[requested]
+    tried = f" (tried {', '.join(levels)})" if levels else ""
     raise SandboxError(
-        f"no isolation level works here (tried {', '.join(levels)}); "
-        "install bubblewrap (apt-get install bubblewrap), or, as root, make the Python "
-        "installation readable by the user nobody, and try again"
+        f"no sandbox works here{tried}: install bubblewrap (apt-get install bubblewrap), "
+        "or run the grader as root for the uid level. To check your own work without a "
+        "sandbox, ask for it by name: --isolation process (it is not a sandbox)."
     )

@@ -30,7 +30,25 @@ IGNORED_FILES = {".DS_Store", "Thumbs.db"}
 
 
 class Rejected(ValueError):
-    """The submission cannot be graded; the message tells the learner what to change."""
+    """The submission cannot be graded; the message tells the learner what to change.
+
+    The message may quote a name from the submission: it is made printable here (a file
+    name's undecodable bytes or a zip's lone surrogates become escapes), so no report,
+    terminal or CSV file that writes it can fail.
+    """
+
+    def __init__(self, message):
+        super().__init__(printable(message))
+
+
+def printable(text):
+    """`text` with anything UTF-8 cannot encode written as escapes: a file name's raw
+    bytes (which Python keeps as surrogates) as \\xff, other lone surrogates as \\ud800."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def _allowed():
@@ -121,6 +139,8 @@ def _load_zip(path):
     try:
         with zipfile.ZipFile(path) as archive:
             return _read_zip(archive)
+    except Rejected:
+        raise
     except zipfile.BadZipFile as exc:
         raise Rejected(f"{path.name} is not a readable zip file ({exc}).") from None
     except (EOFError, OSError, NotImplementedError, RuntimeError, zlib.error, LZMAError) as exc:
@@ -128,6 +148,11 @@ def _load_zip(path):
         raise Rejected(
             f"{path.name} could not be read as a zip ({type(exc).__name__}: {exc}); "
             "make the zip again from the exercise files."
+        ) from None
+    except Exception as exc:  # anything else a crafted archive provokes: still a refusal
+        raise Rejected(
+            f"{path.name} could not be read as a zip ({type(exc).__name__}); make the zip "
+            "again from the exercise files, with plain file names."
         ) from None
 
 
@@ -139,6 +164,11 @@ def _read_zip(archive):
     for info in infos:
         name = info.filename
         parts = PurePosixPath(name).parts
+        if not parts or "\0" in info.orig_filename:
+            raise Rejected(
+                f"the zip has an entry with an empty or broken name ({name!r}); zip the "
+                "exercise files themselves, with plain names."
+            )
         if name.startswith(("/", "\\")) or "\\" in name or ":" in name or ".." in parts:
             raise Rejected(
                 f"the zip entry {name!r} points outside the submission; zip the exercise "

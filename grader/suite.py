@@ -5,7 +5,7 @@ import pytest
 from grader.pytest_plugin import grade_job
 
 
-def test_case(grading_job, grading_files, grading_sandbox):
-    passed, message = grade_job(grading_job, grading_files, grading_sandbox)
+def test_case(grading_job, grading_budget):
+    passed, message = grade_job(grading_job, grading_budget)
     if not passed:
         pytest.fail(message, pytrace=False)

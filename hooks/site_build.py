@@ -3,9 +3,9 @@
 After MkDocs writes site/, these steps add:
 - assets/course/: the bundled runtime (esbuild: course.js, worker.js, CSS);
 - pyodide/: Pyodide from node_modules (the npm package pinned in package-lock.json),
-  plus wheels of `engine` and of the public checks (`grader/__init__.py` and
-  `grader/checks/` only), registered in pyodide/pyodide-lock.json by pyodide-build's
-  `pyodide lockfile add-wheels`, so `import engine` loads locally with its hash checked;
+  plus wheels of `engine` and of the public checks (`grader/runners/`, the verdict
+  and the public cases with their expectations; never `grader/checks/`), registered
+  in pyodide/pyodide-lock.json by pyodide-build's `pyodide lockfile add-wheels`, so `import engine` loads locally with its hash checked;
 - assets/katex/: KaTeX for the maths (no CDN);
 - coi-serviceworker.min.js at the root: cross-origin isolation on hosts without headers;
 - exercises/: every exercise file, an index.json of them and exercises.zip.
@@ -93,8 +93,29 @@ def copy_coi_serviceworker(nm: Path, site: Path) -> None:
     _copy(nm / "coi-serviceworker" / "coi-serviceworker.min.js", site / "coi-serviceworker.min.js")
 
 
+# What the page's Check button needs, and nothing that answers an exercise: the runners
+# (child side), the verdict (compares only) and the public cases with their expectations
+# precomputed here. Never grader/checks/, which draws hidden cases and computes answers.
+PUBLIC_GRADER = (
+    "grader/__init__.py",
+    "grader/runners",
+    "grader/verdict.py",
+    "grader/public.py",
+)
+
+
+def public_cases_json(root: Path) -> bytes:
+    """The public cases of every exercise with what each expects, as the wheel ships them."""
+    sys.path.insert(0, str(root))  # the course's own grader, installed or not
+    try:
+        from grader.public import public_cases
+    finally:
+        sys.path.remove(str(root))
+    return json.dumps(public_cases(), sort_keys=True).encode()
+
+
 def build_wheels(root: Path, dest: Path) -> list[Path]:
-    """Write the engine wheel, and the public-checks wheel when grader/checks exists."""
+    """Write the engine wheel, and the public-checks wheel when grader/public.py exists."""
     pyproject = tomllib.loads((root / "pyproject.toml").read_text())
     project = pyproject["project"]
     version = project["version"]
@@ -110,8 +131,9 @@ def build_wheels(root: Path, dest: Path) -> list[Path]:
             requires_python=project.get("requires-python", ">=3.11"),
         )
     ]
-    if (root / "grader" / "checks" / "__init__.py").is_file():
-        files = package_files(root, "grader", only=("grader/__init__.py", "grader/checks"))
+    if (root / "grader" / "public.py").is_file():
+        files = package_files(root, "grader", only=PUBLIC_GRADER)
+        files["grader/public_cases.json"] = public_cases_json(root)
         wheels.append(
             write_wheel(
                 dest,

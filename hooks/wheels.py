@@ -1,7 +1,7 @@
 """Write small pure-Python wheels (`py3-none-any`) for the browser runtime.
 
 The site ships two of our packages to Pyodide as wheels: `engine` (all of it) and
-`grader` (only `grader/__init__.py` and `grader/checks/`, never anything else). A
+`grader` (only its public checks: hooks/site_build.py says which files). A
 wheel is a zip with a `.dist-info` folder; writing it here keeps the site build
 free of a build backend and makes the bytes reproducible (fixed timestamps, sorted
 entries), so the hash recorded in `pyodide-lock.json` changes only with the code.
@@ -84,7 +84,7 @@ def package_files(
     `data` are glob patterns of package data relative to the package folder (as in
     pyproject's `tool.setuptools.package-data`), e.g. "data/names.txt".
     With `only`, keep just those paths (files or folders, relative to `root`):
-    used to publish `grader/__init__.py` and `grader/checks/` and nothing else.
+    used to publish the grader's public checks and nothing else.
     """
     base = root / package
     if not base.is_dir():

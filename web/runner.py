@@ -174,7 +174,7 @@ def check_exercise(exercise_id, source):
     {"ok": false, "error": {...}} when the checks themselves could not run.
     """
     try:
-        from grader.checks import run_public_checks
+        from grader.public import run_public_checks
 
         checks = run_public_checks(exercise_id, source)
         checks = [

@@ -15,7 +15,7 @@
  *       Call the Python function `name` (dotted) of `module`, or of namespace `ns`,
  *       with JSON `args`; the reply carries its JSON-converted return value.
  *   {type: "check", id, exercise: string, source: string}
- *       Run `grader.checks.run_public_checks(exercise, source)`.
+ *       Run `grader.public.run_public_checks(exercise, source)`.
  *   {type: "reset", ns: string}
  *       Forget namespace `ns`.
  *

@@ -1,25 +1,21 @@
-"""Checks of every exercise: cases, how to run them, how to judge them.
+"""The trusted side of every exercise's checks: its cases and what each case expects.
 
-Pure Python (stdlib, plus `engine` for the exercises that use it): this package runs in
-the trusted grader, in the sandboxed child, and in the browser through Pyodide:
+This package never reaches learner code: it is not staged into the sandboxed child and
+not shipped in the site's wheel (the page gets the public cases' expectations
+precomputed, `grader/public.py`). The child side, which calls learner code and sends
+back plain numbers, is `grader/runners/`; `grader/verdict.py` compares the two.
 
-    from grader.checks import run_public_checks
-    run_public_checks("day05_add_mul.py", source)
-    # -> [{"name": "...", "passed": True, "message": "passed"}, ...]
-
-One module per exercise, named like the exercise file (see grader/README.md). Each gives
-EXERCISE, TITLE, LESSON, NEEDS_ENGINE (and with it ENGINE: the engine modules its
-sandbox holds and the names hidden from them), `public_cases()`, `hidden_cases(rng)`,
-`run(module, case)` (child side: calls learner code, returns plain numbers) and
-`judge(case, values)` (trusted side: returns (passed, message)).
+One module per exercise, named like the exercise file (see grader/README.md), with the
+interface `Check` below.
 """
 
 import importlib
-import types
+from typing import Protocol
 
-from ._kit import error_message, execute
+from grader.runners import runner_module
+from grader.verdict import Expectation, judge_outcome
 
-__all__ = ["EXERCISES", "check_module", "run_public_checks", "judge_outcome"]
+__all__ = ["EXERCISES", "Check", "check_module", "runner_module", "judge_case"]
 
 EXERCISES = (
     "day01_derivative.py",
@@ -55,7 +51,37 @@ EXERCISES = (
 )
 
 
-def check_module(exercise_id):
+class Check(Protocol):
+    """What the trusted side knows of one exercise (`grader/checks/dayNN_slug.py`).
+
+    EXERCISE      the exercise file's name, "dayNN_slug.py"
+    TITLE         "Day N: ..." as the report shows it
+    LESSON        the lesson's path, "docs/lessons/dayNN_slug.md"
+    NEEDS_ENGINE  whether the child gets a part of `engine/`
+    ENGINE        with NEEDS_ENGINE: {engine module: names hidden from it}, the part of
+                  the engine the child gets (grader/engine_view.py)
+    ENGINE_BY_KIND  {case kind: another ENGINE} for the kinds that need less ({} if none)
+
+    `public_cases()` and `hidden_cases(rng)` make the cases (hidden ones drawn afresh
+    from `rng` on every grading run); `expect(case)` says what a right answer gives,
+    from the case alone (mathematics, never `solutions/`), as an `Expectation`.
+    """
+
+    EXERCISE: str
+    TITLE: str
+    LESSON: str
+    NEEDS_ENGINE: bool
+    ENGINE: dict
+    ENGINE_BY_KIND: dict
+
+    def public_cases(self) -> list: ...
+
+    def hidden_cases(self, rng) -> list: ...
+
+    def expect(self, case) -> Expectation: ...
+
+
+def check_module(exercise_id) -> Check:
     """The checks of `exercise_id` ("day05_add_mul.py"); ValueError names the known ones."""
     if exercise_id not in EXERCISES:
         known = ", ".join(EXERCISES)
@@ -63,43 +89,6 @@ def check_module(exercise_id):
     return importlib.import_module(f"{__name__}.{exercise_id[:-3]}")
 
 
-def judge_outcome(check, case, outcome, filename):
+def judge_case(check, case, outcome, filename):
     """(passed, message) for what came back from running `case`: numbers or an error."""
-    if "error" in outcome:
-        return False, error_message(outcome["error"], filename)
-    invalid = outcome.get("invalid") or {}
-    if invalid:
-        key = sorted(invalid)[0]
-        return False, (
-            f"{key} is {invalid[key]}, not a plain float: keep .data and .grad as floats "
-            "(return loss.data, not the Value loss)."
-        )
-    return check.judge(case, outcome["values"])
-
-
-def run_public_checks(exercise_id, source):
-    """Run the public cases of one exercise on `source` (the learner's file), in process.
-
-    For the browser: the learner's own code in the learner's own tab. Graded
-    submissions go through `python -m grader`, which runs every case in a sandbox.
-    """
-    check = check_module(exercise_id)
-    module = types.ModuleType(exercise_id[:-3])
-    module.__file__ = exercise_id
-    results = []
-    try:
-        exec(compile(source, exercise_id, "exec"), module.__dict__)
-    except (Exception, SystemExit) as exc:
-        from ._kit import describe_error
-
-        message = "your file did not run: " + error_message(
-            describe_error(exc, exercise_id), exercise_id
-        )
-        return [
-            {"name": c["name"], "passed": False, "message": message} for c in check.public_cases()
-        ]
-    for case in check.public_cases():
-        outcome = execute(check, module, case, exercise_id)
-        passed, message = judge_outcome(check, case, outcome, exercise_id)
-        results.append({"name": case["name"], "passed": passed, "message": message})
-    return results
+    return judge_outcome(check.expect(case), outcome, filename)

@@ -8,19 +8,18 @@ judged to rounding, and a forward difference handed in as a central one is caugh
 
 import math
 
-from ._kit import CLOSED, EXACT, NUMERIC, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, NUMERIC, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day01_derivative.py"
 TITLE = "Day 1: the derivative, measured by nudging"
 LESSON = "docs/lessons/day01_derivative.md"
 NEEDS_ENGINE = False
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 LESSON_CUBIC = [0.0, 3.0, -4.0, 5.0]  # [k3, k2, k1, k0]: the lesson's 3x^2 - 4x + 5
-
-
-def _p(k, x):
-    return ((k[0] * x + k[1]) * x + k[2]) * x + k[3]
 
 
 def _dp(k, x):
@@ -87,32 +86,10 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    kind, inputs = case["kind"], case["inputs"]
-    if kind in ("forward", "central"):
-        k = inputs["k"]
-        fn = module.forward_difference if kind == "forward" else module.central_difference
-        return {"slope": fn(lambda t: _p(k, t), inputs["x"], inputs["h"])}
-    if kind == "exp":
-        return {"slope": module.central_difference(math.exp, inputs["x"], inputs["h"])}
-    if kind == "default_h":
-        return {"slope": module.central_difference(math.sin, inputs["x"])}
-    point = list(inputs["point"])
-    given = list(point)
-    values = {}
-    for i, name in enumerate("abc"):
-        values[f"d/d{name}"] = module.partial_derivative(lambda a, b, c: a * b + c, given, i)
-    values["inputs unchanged"] = 1.0 if given == point else 0.0
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     kind, inputs = case["kind"], case["inputs"]
     if kind in ("forward", "central"):
         k, x, h = inputs["k"], inputs["x"], inputs["h"]
@@ -133,17 +110,15 @@ def judge(case, values):
                 ),
             ]
             want = Want("slope", ctr, CLOSED, setup, bugs)
-        return judge_wants([want], values)
+        return Expectation([want])
     if kind == "exp":
         h = inputs["h"]
         expected = math.e * math.sinh(h) / h  # (e^(1+h) - e^(1-h)) / 2h, exactly
         bugs = [(2 * expected, "divide by 2 * h, not h")]
-        return judge_wants(
-            [Want("slope", expected, CLOSED, f"f = exp, x = 1, h = {h}", bugs)], values
-        )
+        return Expectation([Want("slope", expected, CLOSED, f"f = exp, x = 1, h = {h}", bugs)])
     if kind == "default_h":
         setup = "f = sin, x = 0.5, no h given (the default is 1e-5)"
-        return judge_wants([Want("slope", math.cos(inputs["x"]), NUMERIC, setup)], values)
+        return Expectation([Want("slope", math.cos(inputs["x"]), NUMERIC, setup)])
     a, b, c = inputs["point"]
     setup = f"f(a, b, c) = a*b + c at a = {a}, b = {b}, c = {c}"
     all_dials = "it looks as if every input was nudged at once: change only inputs[i]"
@@ -163,4 +138,4 @@ def judge(case, values):
                 [(0.0, "partial_derivative changed the list it was given: nudge copies of it")],
             )
         ]
-    return judge_wants(wants, values)
+    return Expectation(wants)

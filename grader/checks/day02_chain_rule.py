@@ -7,32 +7,16 @@ closed form: each local derivative at its own input, multiplied along the chain.
 
 import math
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day02_chain_rule.py"
 TITLE = "Day 2: the chain rule as gear ratios"
 LESSON = "docs/lessons/day02_chain_rule.md"
 NEEDS_ENGINE = False
-
-
-def _link(spec):
-    """(f, df) of one link: ["square"], ["affine", m, c], ["tanh"], ["exp"], ["sin"], ["cube"]."""
-    name = spec[0]
-    if name == "square":
-        return (lambda v: v * v), (lambda v: 2.0 * v)
-    if name == "cube":
-        return (lambda v: v * v * v), (lambda v: 3.0 * v * v)
-    if name == "affine":
-        m, c = spec[1], spec[2]
-        return (lambda v: m * v + c), (lambda v: m)
-    if name == "tanh":
-        return math.tanh, (lambda v: 1.0 - math.tanh(v) ** 2)
-    if name == "exp":
-        return math.exp, math.exp
-    if name == "sin":
-        return math.sin, math.cos
-    raise ValueError(f"unknown link {name!r}")
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 
 LESSON_GEARS = [["square"], ["affine", 3.0, 1.0], ["affine", -2.0, 0.0]]
@@ -79,23 +63,26 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    links = [_link(s) for s in case["inputs"]["links"]]
-    x = case["inputs"]["x"]
-    if case["kind"] == "forward":
-        value, slope = module.chain_derivative(links, x)
-        return {"output": value, "derivative": slope}
-    result = list(module.sensitivities(links, x))
-    values = {"length": float(len(result))}
-    for k, s in enumerate(result):
-        values[f"sensitivity[{k}]"] = s
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
+def _link(spec):
+    """(f, df) of one link, as the child builds it (grader/runners/day02_chain_rule.py)."""
+    name = spec[0]
+    if name == "square":
+        return (lambda v: v * v), (lambda v: 2.0 * v)
+    if name == "cube":
+        return (lambda v: v * v * v), (lambda v: 3.0 * v * v)
+    if name == "affine":
+        m, c = spec[1], spec[2]
+        return (lambda v: m * v + c), (lambda v: m)
+    if name == "tanh":
+        return math.tanh, (lambda v: 1.0 - math.tanh(v) ** 2)
+    if name == "exp":
+        return math.exp, math.exp
+    if name == "sin":
+        return math.sin, math.cos
+    raise ValueError(f"unknown link {name!r}")
 
 
 def _analyse(specs, x):
@@ -113,7 +100,7 @@ def _describe(specs, x):
     return f"links {' -> '.join(parts) or '(none)'}, x = {x}"
 
 
-def judge(case, values):
+def expect(case):
     specs, x = case["inputs"]["links"], case["inputs"]["x"]
     vals, ratios = _analyse(specs, x)
     setup = _describe(specs, x)
@@ -130,12 +117,11 @@ def judge(case, values):
         ]
         if abs(at_output - product) < 1e-12 * max(1.0, abs(product)):
             bugs = bugs[:1]
-        return judge_wants(
+        return Expectation(
             [
                 Want("output", vals[-1], CLOSED, setup),
                 Want("derivative", product, CLOSED, setup, bugs),
-            ],
-            values,
+            ]
         )
     n = len(specs)
     expected = [1.0] * (n + 1)
@@ -156,6 +142,6 @@ def judge(case, values):
         )
     ]
     wants += [Want(f"sensitivity[{k}]", e, CLOSED, setup) for k, e in enumerate(expected)]
-    return judge_wants(
-        wants, values, "The list runs from the input (first) to the output (last, 1.0)."
+    return Expectation(
+        wants, hint="The list runs from the input (first) to the output (last, 1.0)."
     )

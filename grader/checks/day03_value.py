@@ -6,15 +6,16 @@ codes, which the judge turns back into text and compares with the formula it bui
 from the case itself.
 """
 
-from ._kit import EXACT, Want, case, fmt
-from ._kit import judge as judge_wants
+from grader.verdict import EXACT, Expectation, Pattern, Want, WantList, fmt
+
+from .cases import case
 
 EXERCISE = "day03_value.py"
 TITLE = "Day 3: a Value that remembers"
 LESSON = "docs/lessons/day03_value.md"
 NEEDS_ENGINE = False
-
-MAX_CHARS = 400
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 
 def public_cases():
@@ -33,7 +34,7 @@ def public_cases():
             "expression",
             "expression with a reused leaf and a number: (a * a) + 0.5",
             leaves=[["a", 2.0]],
-            ops=[["*", 0, 0], ["+n", 1, 0.5]],
+            ops=[["*", 0, 0], ["+c", 1, 0.5]],
         ),
         case("expression", "expression of a leaf without a label", leaves=[["", 4.0]], ops=[]),
     ]
@@ -48,7 +49,7 @@ def hidden_cases(rng):
     for k in range(5):
         size = len(leaves) + k
         if rng.random() < 0.2:
-            ops.append([rng.choice(["+n", "*n"]), rng.randrange(size), num()])
+            ops.append([rng.choice(["+c", "*c"]), rng.randrange(size), num()])
         else:
             ops.append([rng.choice("+*"), rng.randrange(size), rng.randrange(size)])
     return [
@@ -57,83 +58,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def _flag(condition):
-    return 1.0 if condition else 0.0
-
-
-def run(module, case):
-    V, kind, inp = module.Value, case["kind"], case["inputs"]
-    if kind == "binary":
-        a, b = V(inp["a"]), V(inp["b"])
-        out = a + b if inp["op"] == "+" else a * b
-        prev = tuple(out._prev)
-        return {
-            "data": out.data,
-            "op is right": _flag(out._op == inp["op"]),
-            "children are (a, b)": _flag(len(prev) == 2 and prev[0] is a and prev[1] is b),
-        }
-    if kind == "numbers":
-        values = {}
-        for text in ("a + n", "a * n", "n + a", "n * a"):
-            a = V(inp["a"])
-            n = inp["n"]
-            if text == "a + n":
-                out = a + n
-            elif text == "a * n":
-                out = a * n
-            elif text == "n + a":
-                out = n + a
-            else:
-                out = n * a
-            prev = tuple(out._prev)
-            wrapped = [p for p in prev if p is not a]
-            values[f"{text}: data"] = out.data
-            values[f"{text}: a is a child"] = _flag(any(p is a for p in prev))
-            values[f"{text}: the number is a Value child"] = _flag(
-                len(prev) == 2
-                and len(wrapped) == 1
-                and isinstance(wrapped[0], V)
-                and wrapped[0].data == n
-            )
-        return values
-    if kind == "chain":
-        a, b, c, f = (V(inp[k]) for k in "abcf")
-        e = a * b
-        d = e + c
-        L = d * f
-        return {
-            "e.data": e.data,
-            "d.data": d.data,
-            "L.data": L.data,
-            "L is made of (d, f) by *": _flag(L._op == "*" and tuple(L._prev) == (d, f)),
-            "d is made of (e, c) by +": _flag(d._op == "+" and tuple(d._prev) == (e, c)),
-            "e is made of (a, b) by *": _flag(e._op == "*" and tuple(e._prev) == (a, b)),
-        }
-    nodes = [V(x, label=name) for name, x in inp["leaves"]]
-    for op in inp["ops"]:
-        x = nodes[op[1]]
-        if op[0] == "+":
-            y = x + nodes[op[2]]
-        elif op[0] == "*":
-            y = x * nodes[op[2]]
-        elif op[0] == "+n":
-            y = x + op[2]
-        else:
-            y = x * op[2]
-        nodes.append(y)
-    text = module.expression(nodes[-1])
-    if not isinstance(text, str):
-        return {"expression is text": 0.0}
-    codes = {"expression is text": 1.0, "length": float(len(text))}
-    for i, ch in enumerate(text[:MAX_CHARS]):
-        codes[f"char {i}"] = float(ord(ch))
-    return codes
-
-
-# -- trusted side ----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _formula(leaves, ops):
@@ -147,13 +72,13 @@ def _formula(leaves, ops):
     return texts[-1]
 
 
-def judge(case, values):
+def expect(case):
     kind, inp = case["kind"], case["inputs"]
     data_note = "store the child Values themselves in _prev, not their numbers"
     if kind == "binary":
         a, b, op = inp["a"], inp["b"], inp["op"]
         setup = f"a = {a}, b = {b}, out = a {op} b"
-        return judge_wants(
+        return Expectation(
             [
                 Want("data", a + b if op == "+" else a * b, EXACT, setup),
                 Want("op is right", 1.0, EXACT, setup, [(0.0, f'_op must be the string "{op}"')]),
@@ -169,8 +94,7 @@ def judge(case, values):
                         )
                     ],
                 ),
-            ],
-            values,
+            ]
         )
     if kind == "numbers":
         a, n = inp["a"], inp["n"]
@@ -194,7 +118,7 @@ def judge(case, values):
                     [(0.0, "wrap the plain number in a Value and keep it in _prev next to a")],
                 ),
             ]
-        return judge_wants(wants, values)
+        return Expectation(wants)
     if kind == "chain":
         a, b, c, f = (inp[k] for k in "abcf")
         setup = f"a = {a}, b = {b}, c = {c}, f = {f}; e = a*b, d = e + c, L = d*f"
@@ -219,18 +143,21 @@ def judge(case, values):
                 "e is made of (a, b) by *",
             )
         ]
-        return judge_wants(wants, values)
+        return Expectation(wants)
     expected = _formula(inp["leaves"], inp["ops"])
-    if values.get("expression is text") != 1.0:
-        return False, 'expression(v) must return a str, such as "((a * b) + c)".'
-    length = int(values.get("length", -1))
-    received = "".join(chr(int(values.get(f"char {i}", 63))) for i in range(min(length, MAX_CHARS)))
-    if received == expected:
-        return True, "passed"
     leaves = ", ".join(f"{n or 'unlabelled'} = {fmt(x)}" for n, x in inp["leaves"])
-    message = f"expression gave {received[:120]!r}, expected {expected[:120]!r} ({leaves})"
-    if received.replace("(", "").replace(")", "") == expected.replace("(", "").replace(")", ""):
-        message += ": wrap every operation, the outermost included, in one pair of parentheses"
-    elif received.replace(" ", "") == expected.replace(" ", ""):
-        message += ": put one space on each side of the operation"
-    return False, message + "."
+    parentheses = "wrap every operation, the outermost included, in one pair of parentheses"
+    spaces = "put one space on each side of the operation"
+    not_text = 'expression(v) must return a str, such as "((a * b) + c)".'
+    return Expectation(
+        [
+            WantList(
+                "expression",
+                [ord(ch) for ch in expected],
+                leaves,
+                text=True,
+                alike=[("()", parentheses), (" ", spaces)],
+            )
+        ],
+        patterns=[Pattern({"expression is text": 0.0}, not_text, replace=True)],
+    )

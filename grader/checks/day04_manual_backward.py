@@ -4,13 +4,16 @@ The judge uses the closed forms dL/da = b f, dL/db = a f, dL/dc = f, dL/df = a b
 dL/de = dL/dd = f, and for one_step the forward pass at the moved point.
 """
 
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day04_manual_backward.py"
 TITLE = "Day 4: the backward pass by hand"
 LESSON = "docs/lessons/day04_manual_backward.md"
 NEEDS_ENGINE = False
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 SEED = {"a": 2.0, "b": -3.0, "c": 10.0, "f": -2.0}
 NAMES = ("L", "d", "f", "e", "c", "a", "b")
@@ -43,26 +46,14 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    inp = case["inputs"]
-    args = (inp["a"], inp["b"], inp["c"], inp["f"])
-    if case["kind"] == "step":
-        return {"L after the step": module.one_step(*args, inp["step"])}
-    grads = module.manual_gradients(*args)
-    return {f"dL/d{n}": grads[n] for n in NAMES if n in grads}
-
-
-# -- trusted side ----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _grads(a, b, c, f):
     return {"L": 1.0, "d": f, "f": a * b + c, "e": f, "c": f, "a": b * f, "b": a * f}
 
 
-def judge(case, values):
+def expect(case):
     inp = case["inputs"]
     a, b, c, f = inp["a"], inp["b"], inp["c"], inp["f"]
     setup = f"a = {a}, b = {b}, c = {c}, f = {f}"
@@ -79,8 +70,8 @@ def judge(case, values):
             ),
             ((a * b + c) * f, "L did not change: recompute the forward pass at the moved values"),
         ]
-        return judge_wants(
-            [Want("L after the step", expected, CLOSED, f"{setup}, step = {s}", bugs)], values
+        return Expectation(
+            [Want("L after the step", expected, CLOSED, f"{setup}, step = {s}", bugs)]
         )
     swap = "the gradient of a product is the OTHER factor times the gradient above"
     no_up = "multiply the local ratio by the gradient of the node above (the chain rule)"
@@ -103,6 +94,4 @@ def judge(case, values):
         )
         for n in NAMES
     ]
-    return judge_wants(
-        wants, values, 'Return a dict with the keys "L", "d", "f", "e", "c", "a", "b".'
-    )
+    return Expectation(wants, hint='Return a dict with the keys "L", "d", "f", "e", "c", "a", "b".')

@@ -5,13 +5,17 @@ inputs' .grad) with exact expected values, then inside whole expressions through
 given backward(): reuse, a diamond, a deep chain and fresh random graphs.
 """
 
-from ._kit import EXACT, Want, case, judge_program, run_program
-from ._kit import judge as judge_wants
+from grader.verdict import EXACT, Expectation, Want
+
+from .cases import case
+from .programs import expect_program
 
 EXERCISE = "day05_add_mul.py"
 TITLE = "Day 5: _backward of add and mul"
 LESSON = "docs/lessons/day05_add_mul.md"
 NEEDS_ENGINE = False
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 # Planted bugs the diagnosis of whole-graph cases tries, in this order.
 MODES = [(op, m) for op in ("+", "*") for m in ("assign", "no_upstream", "flip", "empty")]
@@ -78,45 +82,18 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    kind, inputs, V = case["kind"], case["inputs"], module.Value
-    if kind == "program":
-        return run_program(module, case)
-    values = {}
-    if kind == "ops":
-        for i, spec in enumerate(inputs["ops"]):
-            a, b = V(spec["a"]), V(spec["b"])
-            a.grad, b.grad = spec["a0"], spec["b0"]
-            out = a + b if spec["op"] == "+" else a * b
-            out.grad = spec["g"]
-            out._backward()
-            values[f"{i}:a.grad"], values[f"{i}:b.grad"] = a.grad, b.grad
-        return values
-    # reuse: x + x and x * x, each on a fresh x
-    for op in "+*":
-        x = V(inputs["x"])
-        out = x + x if op == "+" else x * x
-        out.grad = inputs["g"]
-        out._backward()
-        values[f"x {op} x: x.grad"] = x.grad
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     kind, inputs = case["kind"], case["inputs"]
     if kind == "program":
-        return judge_program(case, values, MODES, tol=(1e-9, 1e-12))
+        return expect_program(inputs["program"], MODES, tol=(1e-9, 1e-12))
     if kind == "ops":
         wants = []
         for i, s in enumerate(inputs["ops"]):
             wants += _op_wants(i, s)
-        return judge_wants(wants, values)
+        return Expectation(wants)
     x, g = inputs["x"], inputs["g"]
     assign = "x is used twice, so x.grad must collect two shares; `=` keeps only the last: use `+=`"
     wants = [
@@ -131,7 +108,7 @@ def judge(case, values):
             [(x * g, assign)],
         ),
     ]
-    return judge_wants(wants, values)
+    return Expectation(wants)
 
 
 def _op_wants(i, s):

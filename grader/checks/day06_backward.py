@@ -5,15 +5,22 @@ output last), never against one particular order; backward() by exact gradients 
 product, reuse, a diamond, a deep chain and fresh random graphs.
 """
 
-from ._kit import Want, ancestors, build, case, judge_program, run_program
-from ._kit import judge as judge_wants
+from grader.runners.programs import ancestors
+from grader.verdict import Expectation, Want
+
+from .cases import case
+from .programs import expect_program
 
 EXERCISE = "day06_backward.py"
 TITLE = "Day 6: topological order and backward()"
 LESSON = "docs/lessons/day06_backward.md"
 NEEDS_ENGINE = False
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
+# The file also carries the _backward of +, * and tanh: a learner's file is graded whole.
 MODES = [("backward", "no_seed"), ("backward", "forward_order")]
+MODES += [(op, "assign") for op in ("+", "*", "tanh")]
 
 
 def _diamond():
@@ -45,6 +52,14 @@ def public_cases():
             program={"leaves": [["a", 2.0], ["b", -3.0]], "ops": [["*", 0, 1], ["+", 2, 0]]},
         ),
         case("program", "a diamond with tanh: every _backward runs once", program=_diamond()),
+        case(
+            "program",
+            "x.tanh() + x: the input of tanh collects a second share",
+            program={
+                "leaves": [["a", 0.5], ["b", -1.5]],
+                "ops": [["*", 0, 1], ["tanh", 2], ["+", 3, 2]],
+            },
+        ),
         case("program", "a deep chain of 400 operations", program=_chain(200)),
     ]
 
@@ -71,44 +86,12 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
+def expect(case):
     if case["kind"] == "program":
-        return run_program(module, case)
-    program = case["inputs"]["program"]
-    nodes = build(module.Value, program)
-    needed = [nodes[i] for i in sorted(ancestors(program))]
-    order = list(nodes[-1].topological_order())
-    position = {}
-    for k, v in enumerate(order):
-        position.setdefault(id(v), k)
-    # Children of each node are read from the graph the checks built, not from the order.
-    late = 0
-    for v in nodes:
-        for child in getattr(v, "_prev", ()):
-            if (
-                id(child) in position
-                and id(v) in position
-                and position[id(child)] > position[id(v)]
-            ):
-                late += 1
-    return {
-        "length": len(order),
-        "distinct": len(position),
-        "missing": sum(1 for v in needed if id(v) not in position),
-        "children after their parent": late,
-        "output is last": 1.0 if order and order[-1] is nodes[-1] else 0.0,
-    }
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
-    if case["kind"] == "program":
-        return judge_program(case, values, MODES)
+        return expect_program(case["inputs"]["program"], MODES)
     program = case["inputs"]["program"]
     needed = ancestors(program)
     n_leaves = len(program["leaves"])
@@ -135,12 +118,14 @@ def judge(case, values):
             float(n),
             setup=setup,
             label="the length of the order",
+            more="A node reached twice must be listed once: remember the nodes you visited.",
         ),
         Want(
             "children after their parent",
             0.0,
             setup=setup,
             label="the number of nodes listed before one of their children",
+            more="Append a node only after all of its children are appended.",
         ),
         Want(
             "output is last",
@@ -150,9 +135,4 @@ def judge(case, values):
             label="1 if the output is last in the order, else 0,",
         ),
     ]
-    passed, message = judge_wants(wants, values)
-    if not passed and message.startswith("the length"):
-        message += " A node reached twice must be listed once: remember the nodes you visited."
-    if not passed and message.startswith("the number of nodes listed before"):
-        message += " Append a node only after all of its children are appended."
-    return passed, message
+    return Expectation(wants)

@@ -8,8 +8,9 @@ the challenge; for zero_grad, the gradients of d = a*b + a, which are (b + 1, a)
 
 import math
 
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day07_accumulation.py"
 TITLE = "Day 7: the accumulation trap"
@@ -56,37 +57,10 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    inp = case["inputs"]
-    if case["kind"] == "roads":
-        return {"gradient": module.gradient_by_roads([list(r) for r in inp["roads"]])}
-    if case["kind"] == "challenge":
-        da, db, dc = module.challenge_gradients(inp["a"], inp["b"], inp["c"])
-        return {"dL/da": da, "dL/db": db, "dL/dc": dc}
-    from engine import Value
-
-    a, b = Value(inp["a"]), Value(inp["b"])
-    d = a * b + a
-    d.backward()
-    d.backward()
-    module.zero_grad([a, b])
-    after_zero = a.grad + 0.0, b.grad + 0.0
-    d.backward()
-    return {
-        "a.grad after zero_grad": after_zero[0],
-        "b.grad after zero_grad": after_zero[1],
-        "a.grad after one more backward": a.grad,
-        "b.grad after one more backward": b.grad,
-    }
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     inp, kind = case["inputs"], case["kind"]
     if kind == "roads":
         roads = inp["roads"]
@@ -102,7 +76,7 @@ def judge(case, values):
             ),
         ]
         bugs = [bug for bug in bugs if abs(bug[0] - expected) > 1e-9 * max(1.0, abs(expected))]
-        return judge_wants([Want("gradient", expected, CLOSED, f"roads = {roads}", bugs)], values)
+        return Expectation([Want("gradient", expected, CLOSED, f"roads = {roads}", bugs)])
     if kind == "challenge":
         a, b, c = inp["a"], inp["b"], inp["c"]
         u, s = a * b + c, a + b
@@ -134,16 +108,15 @@ def judge(case, values):
         ]
         for want in wants:
             want.bugs = [bug for bug in want.bugs if abs(bug[0] - want.value) > 1e-9]
-        return judge_wants(wants, values)
+        return Expectation(wants)
     a, b = inp["a"], inp["b"]
     setup = f"a = {a}, b = {b}, d = a*b + a"
     not_zeroed = "zero_grad must set .grad of every Value in the list to 0.0"
-    return judge_wants(
+    return Expectation(
         [
             Want("a.grad after zero_grad", 0.0, EXACT, setup, [(2 * (b + 1), not_zeroed)]),
             Want("b.grad after zero_grad", 0.0, EXACT, setup, [(2 * a, not_zeroed)]),
             Want("a.grad after one more backward", b + 1.0, CLOSED, setup),
             Want("b.grad after one more backward", a, CLOSED, setup),
-        ],
-        values,
+        ]
     )

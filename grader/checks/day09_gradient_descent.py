@@ -5,8 +5,9 @@ for both signs of the gradient (the sign table of the lesson), with .grad untouc
 and the loss of a bowl must go down.
 """
 
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day09_gradient_descent.py"
 TITLE = "Day 9: one step of gradient descent"
@@ -15,6 +16,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.optim's SGD.step() is this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 
 def public_cases():
@@ -52,37 +54,10 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    if case["kind"] == "bowl":
-        x, y = Value(inputs["x"]), Value(inputs["y"])
-        loss = (x - 3.0) ** 2 + (y + 1.0) ** 2
-        loss.backward()
-        module.gradient_descent_step([x, y], inputs["lr"])
-        after = (x - 3.0) ** 2 + (y + 1.0) ** 2
-        return {"x.data": x.data, "y.data": y.data, "loss after": after.data}
-    params = []
-    for data, grad in inputs["params"]:
-        p = Value(data)
-        p.grad = grad
-        params.append(p)
-    module.gradient_descent_step(params, inputs["lr"])
-    values = {}
-    for i, p in enumerate(params):
-        values[f"p{i}.data"] = p.data
-        values[f"p{i}.grad"] = p.grad
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     inputs, kind = case["inputs"], case["kind"]
     lr = inputs["lr"]
     if kind == "bowl":
@@ -96,7 +71,7 @@ def judge(case, values):
             Want("y.data", ny, CLOSED, setup, [(y + lr * gy, uphill)]),
             Want("loss after", (nx - 3.0) ** 2 + (ny + 1.0) ** 2, CLOSED, setup),
         ]
-        return judge_wants(wants, values)
+        return Expectation(wants)
     wants = []
     for i, (data, grad) in enumerate(inputs["params"]):
         setup = f"p{i}.data = {data}, p{i}.grad = {grad}, learning_rate = {lr}"
@@ -124,4 +99,4 @@ def judge(case, values):
         if grad == 0.0:
             bugs = []
         wants.append(Want(f"p{i}.data", data - lr * grad, EXACT, setup, bugs))
-    return judge_wants(wants, values)
+    return Expectation(wants)

@@ -7,8 +7,9 @@ d out/d b = phi'(z), for ReLU (alive and dead), tanh and linear neurons.
 
 import math
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day10_neuron.py"
 TITLE = "Day 10: one neuron"
@@ -17,6 +18,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.nn's Neuron is this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 
 def public_cases():
@@ -93,35 +95,10 @@ def hidden_cases(rng):
     return cases
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    x = [Value(v) for v in inputs["x"]]
-    w = [Value(v) for v in inputs["w"]]
-    b = Value(inputs["b"])
-    if case["kind"] == "lengths":
-        try:
-            module.neuron(x, w, b, inputs["act"])
-        except ValueError:
-            return {"raised ValueError": 1.0}
-        return {"raised ValueError": 0.0}
-    out = module.neuron(x, w, b, inputs["act"])
-    out.backward()
-    values = {"out": out.data, "b.grad": b.grad}
-    for i, (wi, xi) in enumerate(zip(w, x)):
-        values[f"w[{i}].grad"] = wi.grad
-        values[f"x[{i}].grad"] = xi.grad
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "lengths":
         want = Want(
@@ -131,7 +108,7 @@ def judge(case, values):
             f"x = {inputs['x']}, w = {inputs['w']}, act = {inputs['act']!r}",
             [(0.0, "check the lengths and the activation name first, and raise ValueError")],
         )
-        return judge_wants([want], values)
+        return Expectation([want])
     x, w, b, act = inputs["x"], inputs["w"], inputs["b"], inputs["act"]
     z = sum(wi * xi for wi, xi in zip(w, x)) + b
     if act == "relu":
@@ -179,4 +156,4 @@ def judge(case, values):
             [(0.0, "the bias gets no gradient: is it part of the sum?")],
         )
     )
-    return judge_wants(wants, values)
+    return Expectation(wants)

@@ -6,8 +6,9 @@ outputs, and for L = sum_j c_j * out_j the gradients of every weight, bias and i
 
 import math
 
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day11_mlp.py"
 TITLE = "Day 11: a layer and an MLP"
@@ -16,6 +17,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.nn's Layer and MLP are this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 _WORKED = [
     [[[1.0, -1.0], [0.5, 0.5]], [0.5, 0.0]],
@@ -96,47 +98,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def _values(Value, rows):
-    return [[Value(v) for v in row] for row in rows]
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    if case["kind"] == "count":
-        return {"count": module.parameter_count(inputs["nin"], list(inputs["nouts"]))}
-    x = [Value(v) for v in inputs["x"]]
-    values = {}
-    if case["kind"] == "dense":
-        W, b = _values(Value, inputs["W"]), [Value(v) for v in inputs["b"]]
-        out = module.dense(x, W, b, inputs["act"])
-        values["outputs"] = float(len(out))
-        loss = sum((ci * o for ci, o in zip(inputs["c"], out)), Value(0.0))
-        loss.backward()
-        layers = [(W, b)]
-        for j, o in enumerate(out):
-            values[f"out[{j}]"] = o.data
-    else:
-        layers = [(_values(Value, W), [Value(v) for v in b]) for W, b in inputs["layers"]]
-        out = module.mlp(x, layers)
-        values["outputs"] = float(len(out))
-        out[0].backward()
-        values["y"] = out[0].data
-    for k, (W, b) in enumerate(layers):
-        for j, row in enumerate(W):
-            for i, w in enumerate(row):
-                values[f"layer {k} W[{j}][{i}].grad"] = w.grad
-            values[f"layer {k} b[{j}].grad"] = b[j].grad
-    for i, xi in enumerate(x):
-        values[f"x[{i}].grad"] = xi.grad
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _act(z, act):
@@ -170,13 +132,13 @@ def _forward_backward(x, layers, acts, upstream):
     return hs[-1], grads
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "count":
         sizes = [inputs["nin"]] + list(inputs["nouts"])
         want = sum(b * (a + 1) for a, b in zip(sizes, sizes[1:]))
         only_weights = sum(b * a for a, b in zip(sizes, sizes[1:]))
-        return judge_wants(
+        return Expectation(
             [
                 Want(
                     "count",
@@ -191,7 +153,6 @@ def judge(case, values):
                     ],
                 )
             ],
-            values,
         )
     if case["kind"] == "dense":
         layers, acts, upstream = [(inputs["W"], inputs["b"])], [inputs["act"]], inputs["c"]
@@ -222,4 +183,4 @@ def judge(case, values):
             )
         wants.append(Want("y", outs[0], CLOSED, setup, bugs))
     wants += [Want(k, v, CLOSED, setup) for k, v in grads.items()]
-    return judge_wants(wants, values)
+    return Expectation(wants)

@@ -6,8 +6,9 @@ Each loss and the gradient of every score are checked against closed forms:
 
 import math
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day12_loss.py"
 TITLE = "Day 12: loss functions"
@@ -16,6 +17,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 LOSSES = ("mse", "hinge", "logistic")
 
 _S, _Y = [0.8, -0.2, 0.5], [1.0, -1.0, 1.0]
@@ -71,42 +73,19 @@ def hidden_cases(rng):
     return cases
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    scores = [Value(v) for v in inputs["s"]]
-    loss_fn = getattr(module, inputs["loss"])
-    if case["kind"] == "lengths":
-        try:
-            loss_fn(scores, list(inputs["y"]))
-        except ValueError:
-            return {"raised ValueError": 1.0}
-        return {"raised ValueError": 0.0}
-    loss = loss_fn(scores, list(inputs["y"]))
-    loss.backward()
-    values = {"loss": loss.data}
-    for i, s in enumerate(scores):
-        values[f"s[{i}].grad"] = s.grad
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _sigmoid(t):
     return 1.0 / (1.0 + math.exp(-t)) if t >= 0 else math.exp(t) / (1.0 + math.exp(t))
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     s, y, name = inputs["s"], inputs["y"], inputs["loss"]
     setup = f"{name}(scores = {s}, targets = {y})"
     if case["kind"] == "lengths":
-        return judge_wants(
+        return Expectation(
             [
                 Want(
                     "raised ValueError",
@@ -116,7 +95,6 @@ def judge(case, values):
                     [(0.0, "check that there is one target per score and raise ValueError")],
                 )
             ],
-            values,
         )
     n = len(s)
     if name == "mse":
@@ -148,4 +126,4 @@ def judge(case, values):
                 [(g * n, "the gradient of the sum: did you divide by N?")] if g else [],
             )
         )
-    return judge_wants(wants, values)
+    return Expectation(wants)

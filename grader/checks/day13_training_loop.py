@@ -5,8 +5,9 @@ loss and the gradient of every step have closed forms: the expected parameters a
 one, two and twenty steps come from them, never from running a reference.
 """
 
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day13_training_loop.py"
 TITLE = "Day 13: zero_grad and the training loop"
@@ -15,6 +16,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron is
 # given; engine's zero_grad functions and engine.optim's SGD (a training step) are not.
 ENGINE = {"value": ("zero_grad",), "nn": ("Module.zero_grad",)}
+ENGINE_BY_KIND = {}
 
 LEAK = (
     "the gradient of the previous step leaked into this one: call zero_grad(params) "
@@ -65,41 +67,11 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-    from engine.nn import Neuron
-
-    inputs = case["inputs"]
-    if case["kind"] == "zero_grad":
-        params = []
-        for i, g in enumerate(inputs["grads"]):
-            p = Value(float(i))
-            p.grad = g
-            params.append(p)
-        module.zero_grad(params)
-        values = {f"p{i}.grad": p.grad for i, p in enumerate(params)}
-        values.update({f"p{i}.data": p.data for i, p in enumerate(params)})
-        return values
-    model = Neuron(len(inputs["w"]), nonlin=False)
-    for p, value in zip(model.parameters(), inputs["w"] + [inputs["b"]]):
-        p.data = value
-    values = {}
-    for step in range(inputs["steps"]):
-        loss = module.training_step(model, inputs["xs"], inputs["ys"], inputs["lr"])
-        values[f"loss of step {step + 1}"] = loss
-    for i, p in enumerate(model.parameters()):
-        values[_name(i, len(inputs["w"]))] = p.data
-    return values
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _name(i, n_weights):
     return f"w{i}" if i < n_weights else "b"
-
-
-# -- trusted side: closed forms of a linear model with squared error --------------------
 
 
 def _loss_and_grads(w, b, xs, ys):
@@ -126,7 +98,7 @@ def simulate(w, b, xs, ys, lr, steps, leak=False):
     return losses, w, b
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "zero_grad":
         wants = []
@@ -142,7 +114,7 @@ def judge(case, values):
                     [(0.0, "zero_grad must reset .grad, not .data")],
                 )
             )
-        return judge_wants(wants, values)
+        return Expectation(wants)
     w, b, xs, ys, lr, steps = (inputs[k] for k in ("w", "b", "xs", "ys", "lr", "steps"))
     losses, w_end, b_end = simulate(w, b, xs, ys, lr, steps)
     leaked = simulate(w, b, xs, ys, lr, steps, leak=True)
@@ -166,4 +138,4 @@ def judge(case, values):
         if steps > 1:
             bugs.insert(0, (bad, LEAK))
         wants.append(Want(_name(i, len(w)), end, CLOSED, setup, bugs))
-    return judge_wants(wants, values)
+    return Expectation(wants)

@@ -6,8 +6,9 @@ written out here in plain floats, over several steps so that the state must carr
 
 import math
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Pattern, Want
+
+from .cases import case
 
 EXERCISE = "day14_optimizers.py"
 TITLE = "Day 14: SGD with momentum and Adam"
@@ -16,6 +17,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.optim's SGD and Adam are this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 
 def public_cases():
@@ -77,37 +79,11 @@ def hidden_cases(rng):
     ]
 
 
-# The loss of every case: sum_i (i + 1) * w_i ** 2, so each parameter has its own curvature.
+# The loss of every case: sum_i (i + 1) * w_i ** 2, so each parameter has its own curvature
+# (the runner builds it and takes the optimizer steps).
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    params = [Value(v) for v in inputs["w"]]
-    state = [[0.0] * len(params) for _ in range(2)]
-    for t in range(1, inputs["steps"] + 1):
-        for p in params:
-            p.grad = 0.0
-        loss = sum(((i + 1) * p * p for i, p in enumerate(params)), Value(0.0))
-        loss.backward()
-        if case["kind"] == "momentum":
-            module.sgd_momentum_step(params, state[0], inputs["lr"], inputs["mu"])
-        else:
-            module.adam_step(params, state[0], state[1], t, lr=inputs["lr"])
-    values = {}
-    for i, p in enumerate(params):
-        values[f"w[{i}]"] = p.data
-        values[f"{'velocity' if case['kind'] == 'momentum' else 'm'}[{i}]"] = float(state[0][i])
-        if case["kind"] == "adam":
-            values[f"v[{i}]"] = float(state[1][i])
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _expected(case):
@@ -128,7 +104,7 @@ def _expected(case):
     return w, a, b
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     w, a, b = _expected(case)
     setup = (
@@ -144,11 +120,14 @@ def judge(case, values):
             wants.append(Want(f"m[{i}]", a[i], CLOSED, setup))
             wants.append(Want(f"v[{i}]", b[i], CLOSED, setup))
         wants.append(Want(f"w[{i}]", w[i], CLOSED, setup))
-    passed, message = judge_wants(wants, values)
-    if not passed and case["kind"] == "momentum" and values.get("velocity[0]") == 0.0:
-        message += (
-            ": velocity must be updated in place (velocity[i] = ...), so the next step sees it"
+    if case["kind"] == "momentum":
+        pattern = Pattern(
+            {"velocity[0]": 0.0},
+            "velocity must be updated in place (velocity[i] = ...), so the next step sees it",
         )
-    if not passed and case["kind"] == "adam" and values.get("m[0]") == 0.0:
-        message += ": m and v must be updated in place (m[i] = ...), so the next step sees them"
-    return passed, message
+    else:
+        pattern = Pattern(
+            {"m[0]": 0.0},
+            "m and v must be updated in place (m[i] = ...), so the next step sees them",
+        )
+    return Expectation(wants, patterns=[pattern])

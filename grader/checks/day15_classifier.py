@@ -6,8 +6,9 @@ returned loss and accuracy and the updated weights are computed here independent
 Stale gradients are planted before the step to catch a missing zero_grad.
 """
 
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day15_classifier.py"
 TITLE = "Day 15: a classifier's accuracy and training step"
@@ -16,6 +17,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron and
 # the optimizers are given; the engine has no accuracy and no hinge training step.
 ENGINE = {"value": (), "nn": (), "optim": ()}
+ENGINE_BY_KIND = {}
 
 _POINTS = [[2.0, 0.5], [0.5, 1.0], [0.0, 2.0]]
 _LABELS = [1.0, -1.0, 1.0]
@@ -83,45 +85,14 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    if case["kind"] == "accuracy":
-        as_values = module.accuracy([Value(s) for s in inputs["scores"]], list(inputs["labels"]))
-        as_floats = module.accuracy(list(inputs["scores"]), list(inputs["labels"]))
-        return {"accuracy of Values": as_values, "accuracy of floats": as_floats}
-    from engine.nn import Neuron
-    from engine.optim import SGD
-
-    model = Neuron(2, nonlin=False)
-    model.w[0].data, model.w[1].data = inputs["w"]
-    model.b.data = inputs["b"]
-    for p in model.parameters():
-        p.grad = inputs["stale"]
-    loss, acc = module.train_step(
-        model, SGD(model.parameters(), lr=inputs["lr"]), inputs["points"], inputs["labels"]
-    )
-    return {
-        "loss": loss,
-        "accuracy": acc,
-        "w[0]": model.w[0].data,
-        "w[1]": model.w[1].data,
-        "b": model.b.data,
-    }
-
-
-# -- trusted side ----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _accuracy(scores, labels):
     return sum(1 for s, y in zip(scores, labels) if y * s > 0) / len(labels)
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "accuracy":
         s, y = inputs["scores"], inputs["labels"]
@@ -136,12 +107,11 @@ def judge(case, values):
         ]
         if ties != right:
             bugs.append((ties, "a score of exactly 0 has no sign: count it as wrong (y * s > 0)"))
-        return judge_wants(
+        return Expectation(
             [
                 Want("accuracy of Values", right, EXACT, setup, bugs),
                 Want("accuracy of floats", right, EXACT, setup, bugs),
-            ],
-            values,
+            ]
         )
     (w1, w2), b, lr, pts, ys = (
         inputs["w"],
@@ -174,4 +144,4 @@ def judge(case, values):
         Want("w[1]", w2 - lr * g[1], CLOSED, setup, [(w2 - lr * (g[1] + stale), forgot)]),
         Want("b", b - lr * g[2], CLOSED, setup, [(b - lr * (g[2] + stale), forgot)]),
     ]
-    return judge_wants(wants, values)
+    return Expectation(wants)

@@ -6,13 +6,16 @@ pairs of neighbours. Likely bugs (no sorting, BOS at 0, a missing final BOS, BOS
 in the decoded text, a pair too many or too few) are recognised by the lists they give.
 """
 
-from ._kit import case
-from ._lists import flatten_ints, flatten_text, judge_list
+from grader.verdict import Expectation, WantList
+
+from .cases import case
 
 EXERCISE = "day16_tokens.py"
 TITLE = "Day 16: tokens"
 LESSON = "docs/lessons/day16_tokens.md"
 NEEDS_ENGINE = False
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
@@ -44,36 +47,14 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    x = case["inputs"]
-    kind = case["kind"]
-    if kind == "vocabulary":
-        return flatten_text("chars", module.vocabulary(list(x["names"])))
-    if kind == "encode":
-        return flatten_ints("ids", module.encode(x["word"], x["chars"]))
-    if kind == "decode":
-        return flatten_text("text", module.decode(list(x["ids"]), x["chars"]))
-    out = {}
-    result = list(module.pairs(list(x["ids"])))
-    for i, pair in enumerate(result):
-        if len(pair) != 2:
-            raise ValueError(f"pairs()[{i}] is {pair!r}: each pair holds (current, next)")
-    out.update(flatten_ints("current", [a for a, _ in result]))
-    out.update(flatten_ints("next", [b for _, b in result]))
-    return out
-
-
-# -- trusted side -----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _codes(text):
     return [ord(c) for c in text]
 
 
-def judge(case, values):
+def expect(case):
     x = case["inputs"]
     kind = case["kind"]
     if kind == "vocabulary":
@@ -84,14 +65,17 @@ def judge(case, values):
             (_codes(in_order), "the characters are not sorted: use sorted(set(...))"),
             (_codes(joined), "every character appears once in a vocabulary: take the set"),
         ]
-        return judge_list(
-            "chars",
-            _codes(expected),
-            values,
-            f"names = {x['names']}",
-            bugs,
-            "sorted(set(...)) of all the characters, joined into one string",
-            text=True,
+        return Expectation(
+            [
+                WantList(
+                    "chars",
+                    _codes(expected),
+                    f"names = {x['names']}",
+                    bugs,
+                    "sorted(set(...)) of all the characters, joined into one string",
+                    text=True,
+                )
+            ]
         )
     if kind == "encode":
         name, chars = x["word"], x["chars"]
@@ -110,13 +94,16 @@ def judge(case, values):
                 "the last character, and the characters keep their own indices",
             ),
         ]
-        return judge_list(
-            "ids",
-            [bos] + letters + [bos],
-            values,
-            f"name = {name!r}, chars = {chars!r}",
-            bugs,
-            "ids are indices into chars; BOS = len(chars)",
+        return Expectation(
+            [
+                WantList(
+                    "ids",
+                    [bos] + letters + [bos],
+                    f"name = {name!r}, chars = {chars!r}",
+                    bugs,
+                    "ids are indices into chars; BOS = len(chars)",
+                )
+            ]
         )
     if kind == "decode":
         ids, chars = x["ids"], x["chars"]
@@ -124,35 +111,39 @@ def judge(case, values):
         expected = "".join(chars[i] for i in ids if i != bos)
         shown = "".join("." if i == bos else chars[i] for i in ids)
         bugs = [(_codes(shown), "BOS was written as '.': decode drops every BOS")]
-        return judge_list(
-            "text",
-            _codes(expected),
-            values,
-            f"ids = {ids}, chars = {chars!r}",
-            bugs,
-            "keep the characters of the ids that are not BOS",
-            text=True,
+        return Expectation(
+            [
+                WantList(
+                    "text",
+                    _codes(expected),
+                    f"ids = {ids}, chars = {chars!r}",
+                    bugs,
+                    "keep the characters of the ids that are not BOS",
+                    text=True,
+                )
+            ]
         )
     ids = x["ids"]
     setup = f"ids = {ids}"
-    current = judge_list(
-        "current",
-        ids[:-1],
-        values,
-        setup,
+    hint = "the pairs are zip(ids, ids[1:])"
+    return Expectation(
         [
-            (ids, "one pair too many: the last id has no next id"),
-            (ids[:-2], "one pair too few: the last pair (last letter, BOS) counts"),
-        ],
-        "the pairs are zip(ids, ids[1:])",
-    )
-    if not current[0]:
-        return current
-    return judge_list(
-        "next",
-        ids[1:],
-        values,
-        setup,
-        [(ids[:-1], "each pair is (ids[t], ids[t + 1]): the second is the NEXT id")],
-        "the pairs are zip(ids, ids[1:])",
+            WantList(
+                "current",
+                ids[:-1],
+                setup,
+                [
+                    (ids, "one pair too many: the last id has no next id"),
+                    (ids[:-2], "one pair too few: the last pair (last letter, BOS) counts"),
+                ],
+                hint,
+            ),
+            WantList(
+                "next",
+                ids[1:],
+                setup,
+                [(ids[:-1], "each pair is (ids[t], ids[t + 1]): the second is the NEXT id")],
+                hint,
+            ),
+        ]
     )

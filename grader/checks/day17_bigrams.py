@@ -10,14 +10,16 @@ recognised by the numbers they give.
 from collections import Counter
 from fractions import Fraction
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
-from ._lists import flatten_ints, judge_list
+from grader.verdict import CLOSED, Expectation, Want, WantList
+
+from .cases import case
 
 EXERCISE = "day17_bigrams.py"
 TITLE = "Day 17: bigram counts, probabilities and sampling"
 LESSON = "docs/lessons/day17_bigrams.md"
 NEEDS_ENGINE = False
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 # emma, ava, anna over the vocabulary a e m n v (ids 0..4), BOS = 5
 THREE_NAMES = [[5, 1, 2, 2, 0, 5], [5, 0, 4, 0, 5], [5, 0, 3, 3, 0, 5]]
@@ -116,36 +118,14 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    x = case["inputs"]
-    kind = case["kind"]
-    if kind == "count":
-        V = x["V"]
-        N = module.count_bigrams([list(s) for s in x["sequences"]], V)
-        if len(N) != V or any(len(row) != V for row in N):
-            raise ValueError(f"the table must be {V} rows of {V} counts")
-        return flatten_ints("N", [n for row in N for n in row])
-    if kind == "probs":
-        counts = [list(row) for row in x["counts"]]
-        P = module.probabilities(counts, x["alpha"])
-        V = len(counts)
-        if len(P) != V or any(len(row) != V for row in P):
-            raise ValueError(f"the probabilities must be {V} rows of {V} numbers")
-        return {f"P[{a}][{b}]": P[a][b] for a in range(V) for b in range(V)}
-    return flatten_ints("index", [module.draw(list(x["row"]), x["u"])])
-
-
-# -- trusted side -----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _flat(table):
     return [n for row in table for n in row]
 
 
-def _judge_count(x, values):
+def _expect_count(x):
     V, seqs = x["V"], x["sequences"]
     N = _count(seqs, V)
     shared = [sum(N[a][b] for a in range(V)) for b in range(V)]
@@ -160,17 +140,20 @@ def _judge_count(x, values):
             "the table is transposed: N[a][b] counts b AFTER a, so the row is the current id",
         ),
     ]
-    return judge_list(
-        "N",
-        _flat(N),
-        values,
-        f"sequences = {seqs}, V = {V} (N row by row)",
-        bugs,
-        "add 1 to N[a][b] for every (a, b) in zip(ids, ids[1:])",
+    return Expectation(
+        [
+            WantList(
+                "N",
+                _flat(N),
+                f"sequences = {seqs}, V = {V} (N row by row)",
+                bugs,
+                "add 1 to N[a][b] for every (a, b) in zip(ids, ids[1:])",
+            )
+        ]
     )
 
 
-def _judge_probs(x, values):
+def _expect_probs(x):
     counts, alpha = x["counts"], x["alpha"]
     V = len(counts)
     grand = sum(map(sum, counts)) + alpha * V * V
@@ -202,10 +185,10 @@ def _judge_probs(x, values):
                     bugs,
                 )
             )
-    return judge_wants(wants, values, hint="P[a][b] = (N[a][b] + alpha) / (sum(N[a]) + alpha * V)")
+    return Expectation(wants, hint="P[a][b] = (N[a][b] + alpha) / (sum(N[a]) + alpha * V)")
 
 
-def _judge_draw(x, values):
+def _expect_draw(x):
     row, u = x["row"], x["u"]
     exact_u = Fraction(u)
     expected, running, le_pick = len(row) - 1, Fraction(0), None
@@ -224,19 +207,20 @@ def _judge_draw(x, values):
                 "u sits exactly on a running total: the test is u < running, not u <= running",
             )
         )
-    return judge_list(
-        "index",
-        [expected],
-        values,
-        f"row = {[round(p, 6) for p in row]}, u = {u}",
-        bugs,
-        "walk the row adding up probabilities; return the first index where "
-        "u < running total (the last index if none)",
+    return Expectation(
+        [
+            WantList(
+                "index",
+                [expected],
+                f"row = {[round(p, 6) for p in row]}, u = {u}",
+                bugs,
+                "walk the row adding up probabilities; return the first index where "
+                "u < running total (the last index if none)",
+            )
+        ]
     )
 
 
-def judge(case, values):
+def expect(case):
     x = case["inputs"]
-    return {"count": _judge_count, "probs": _judge_probs, "draw": _judge_draw}[case["kind"]](
-        x, values
-    )
+    return {"count": _expect_count, "probs": _expect_probs, "draw": _expect_draw}[case["kind"]](x)

@@ -8,8 +8,9 @@ pair left out) are recognised by the numbers they produce.
 
 import math
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day18_likelihood.py"
 TITLE = "Day 18: the negative log-likelihood"
@@ -18,6 +19,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 
 def _table(rows):
@@ -64,24 +66,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    if case["kind"] == "nll":
-        ps = [Value(p) for p in inputs["probs"]]
-        loss = module.nll(ps)
-        loss.backward()
-        result = {"nll": loss.data}
-        result.update({f"p[{i}].grad": p.grad for i, p in enumerate(ps)})
-        return result
-    return {"nll": module.sequence_nll(inputs["P"], list(inputs["ids"]))}
-
-
-# -- trusted side -----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _bugs(logs, n_tokens=None):
@@ -102,7 +87,7 @@ def _bugs(logs, n_tokens=None):
     return bugs
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "nll":
         probs = inputs["probs"]
@@ -117,9 +102,8 @@ def judge(case, values):
                 else []
             )
             wants.append(Want(f"p[{i}].grad", -1.0 / (n * p), CLOSED, setup, sum_bug))
-        return judge_wants(
+        return Expectation(
             wants,
-            values,
             hint="Build the result from Value operations (p.log(), -, /) so "
             "backward() reaches every p.",
         )
@@ -143,8 +127,7 @@ def judge(case, values):
             )
         )
     setup = f"ids = {ids}, {len(pairs)} pairs"
-    return judge_wants(
+    return Expectation(
         [Want("nll", -sum(logs) / len(logs), CLOSED, setup, bugs)],
-        values,
         hint="Walk zip(ids, ids[1:]) and average -math.log(P[a][b]).",
     )

@@ -8,9 +8,10 @@ entry) are recognised by the numbers they produce.
 
 import math
 
-from . import _lm
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Want
+
+from . import lm
+from .cases import case
 
 EXERCISE = "day19_softmax.py"
 TITLE = "Day 19: softmax and the cross-entropy loss"
@@ -19,6 +20,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's softmax and cross_entropy are this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 HINT = "Build the result from Value operations so that backward() reaches every logit."
 LARGE = (
@@ -90,37 +92,13 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    z = [Value(x) for x in inputs["z"]]
-    result = {}
-    if case["kind"] == "softmax":
-        p = module.softmax(z)
-        result["len(p)"] = float(len(p))
-        for i, pi in enumerate(p):
-            result[f"p[{i}]"] = pi.data
-        loss = sum((w * pi for w, pi in zip(inputs["w"], p)), Value(0.0))
-    else:
-        loss = module.cross_entropy(z, inputs["target"])
-        result["loss"] = loss.data
-    loss.backward()
-    for i, v in enumerate(z):
-        result[f"z[{i}].grad"] = v.grad
-    return result
-
-
-# -- trusted side -----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     z = inputs["z"]
-    p = _lm.softmax(z)
+    p = lm.softmax(z)
     if case["kind"] == "softmax":
         w = inputs["w"]
         setup = f"z = {z}"
@@ -135,14 +113,14 @@ def judge(case, values):
                 )
             ]
             wants.append(Want(f"p[{i}]", pi, CLOSED, setup, bugs))
-        grads = _lm.softmax_weighted_grad(z, w)
+        grads = lm.softmax_weighted_grad(z, w)
         loss_text = f"{setup}, loss = sum of {w} * p"
         wants += [Want(f"z[{i}].grad", g, CLOSED, loss_text) for i, g in enumerate(grads)]
-        return judge_wants(wants, values, hint=_hint(z))
+        return Expectation(wants, hint=_hint(z))
 
     t = inputs["target"]
     setup = f"z = {z}, target = {t}"
-    loss = _lm.logsumexp(z) - z[t]
+    loss = lm.logsumexp(z) - z[t]
     wrong_entry = [
         (-math.log(pi), f"this is -log p[{i}]: take the probability of index target")
         for i, pi in enumerate(p)
@@ -172,4 +150,4 @@ def judge(case, values):
                 flipped,
             )
         )
-    return judge_wants(wants, values, hint=_hint(z))
+    return Expectation(wants, hint=_hint(z))

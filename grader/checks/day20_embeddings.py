@@ -7,8 +7,9 @@ cuts the gradient, an index off by one, a row missing from a repeat) are named b
 numbers they give.
 """
 
-from ._kit import EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import EXACT, Expectation, Pattern, Want
+
+from .cases import case
 
 EXERCISE = "day20_embeddings.py"
 TITLE = "Day 20: embeddings"
@@ -17,6 +18,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 LESSON_TABLE = [[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]]
 
@@ -96,61 +98,31 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    x = case["inputs"]
-    if case["kind"] == "one_hot":
-        hot = list(module.one_hot(x["token"], x["V"]))
-        out = {"len(onehot)": len(hot)}
-        out.update({f"onehot[{i}]": h for i, h in enumerate(hot)})
-        return out
-
-    from engine import Value
-
-    table = [[Value(v) for v in row] for row in x["table"]]
-    tokens = x["tokens"]
-    if case["kind"] == "sequence":
-        rows = list(module.embed_sequence(table, list(tokens)))
-    elif case["kind"] == "embed":
-        rows = [module.embed(table, tokens[0])]
-    else:
-        rows = [module.embed_one_hot(table, tokens[0])]
-    out = {"len(embeddings)": len(rows)}
-    loss = Value(0.0)
-    for t, (row, w) in enumerate(zip(rows, x["w"])):
-        row = list(row)
-        out[f"len(e[{t}])"] = len(row)
-        for k, (v, wk) in enumerate(zip(row, w)):
-            out[f"e[{t}][{k}]"] = v.data
-            loss = loss + v * wk
-    loss.backward()
-    for i, row in enumerate(table):
-        for k, v in enumerate(row):
-            out[f"C[{i}][{k}].grad"] = v.grad
-    return out
-
-
-# -- trusted side -----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     x = case["inputs"]
     if case["kind"] == "one_hot":
         token, V = x["token"], x["V"]
         setup = f"token = {token}, vocab_size = {V}"
-        got = [values.get(f"onehot[{i}]") for i in range(V)]
-        if values.get("len(onehot)") == V and got.count(1.0) == 1 and got.count(0.0) == V - 1:
-            at = got.index(1.0)
-            if at != token:
-                return False, (
-                    f"the 1.0 is at index {at} ({setup}): it belongs at index token = "
-                    f"{token}, so that one_hot(token) @ table picks row token"
-                )
         wants = [Want("len(onehot)", float(V), EXACT, setup)]
         wants += [Want(f"onehot[{i}]", 1.0 if i == token else 0.0, EXACT, setup) for i in range(V)]
-        return judge_wants(wants, values, hint="1.0 at index token, 0.0 everywhere else")
+        # The one 1.0 at another index than token: one pattern per index it could be at.
+        misplaced = [
+            Pattern(
+                {"len(onehot)": float(V)}
+                | {f"onehot[{i}]": 1.0 if i == at else 0.0 for i in range(V)},
+                f"the 1.0 is at index {at} ({setup}): it belongs at index token = "
+                f"{token}, so that one_hot(token) @ table picks row token",
+                replace=True,
+            )
+            for at in range(V)
+            if at != token
+        ]
+        return Expectation(
+            wants, hint="1.0 at index token, 0.0 everywhere else", patterns=misplaced
+        )
 
     table, tokens, w = x["table"], x["tokens"], x["w"]
     d = len(table[0])
@@ -178,8 +150,7 @@ def judge(case, values):
                     )
                 )
             wants.append(Want(f"C[{i}][{k}].grad", g, (1e-12, 1e-12), setup, bugs))
-    return judge_wants(
+    return Expectation(
         wants,
-        values,
         hint="each row's gradient is the sum of w_t over the positions t where its token is used",
     )

@@ -11,9 +11,9 @@ order) are named by the numbers they give.
 
 import math
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
-from ._lists import flatten_ints, judge_list
+from grader.verdict import CLOSED, Expectation, Want, WantList
+
+from .cases import case
 
 EXERCISE = "day21_mlp_language_model.py"
 TITLE = "Day 21: an MLP language model"
@@ -22,6 +22,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's linear would write half of mlp_logits.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 TINY = {  # the lesson's worked example: 3 tokens, d = 1, a block of 2, one hidden neuron
     "C": [[1.0], [-1.0], [0.5]],
@@ -108,46 +109,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    x = case["inputs"]
-    if case["kind"] == "examples":
-        examples = list(module.context_examples(list(x["ids"]), x["block"], x["bos"]))
-        contexts, targets = [], []
-        for i, example in enumerate(examples):
-            context, target = example
-            if len(context) != x["block"]:
-                raise ValueError(f"example {i} has a context of {len(context)} ids, not block_size")
-            contexts.extend(context)
-            targets.append(target)
-        out = flatten_ints("contexts", contexts)
-        out.update(flatten_ints("targets", targets))
-        return out
-
-    from engine import Value
-
-    P = {k: [[Value(v) for v in row] for row in x[k]] for k in ("C", "W1", "W2")}
-    b1, b2 = [Value(v) for v in x["b1"]], [Value(v) for v in x["b2"]]
-    z = list(module.mlp_logits(tuple(x["context"]), P["C"], P["W1"], b1, P["W2"], b2))
-    out = {"len(z)": len(z)}
-    loss = Value(0.0)
-    for j, (zj, wj) in enumerate(zip(z, x["w"])):
-        out[f"z[{j}]"] = zj.data
-        loss = loss + zj * wj
-    loss.backward()
-    for name in ("C", "W1", "W2"):
-        for i, row in enumerate(P[name]):
-            for k, v in enumerate(row):
-                out[f"{name}[{i}][{k}].grad"] = v.grad
-    for name, vec in (("b1", b1), ("b2", b2)):
-        for i, v in enumerate(vec):
-            out[f"{name}[{i}].grad"] = v.grad
-    return out
-
-
-# -- trusted side -----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _forward(context, C, W1, b1, W2, b2, act=math.tanh, bias=True):
@@ -157,7 +119,7 @@ def _forward(context, C, W1, b1, W2, b2, act=math.tanh, bias=True):
     return x, h, z
 
 
-def _judge_examples(x, values):
+def _expect_examples(x):
     ids, block, bos = x["ids"], x["block"], x["bos"]
     ex = _examples(ids, block, bos)
     flat = [t for c, _ in ex for t in c]
@@ -182,27 +144,27 @@ def _judge_examples(x, values):
                 "BEFORE sliding the window",
             )
         )
-    first = judge_list(
-        "contexts",
-        flat,
-        values,
-        setup + " (contexts laid end to end)",
-        bugs,
-        "start with block_size BOS ids and slide one id per prediction",
-    )
-    if not first[0]:
-        return first
-    return judge_list(
-        "targets",
-        ids[1:],
-        values,
-        setup,
-        [(ids[1:-1], "the last example (last letter -> BOS) is missing")],
-        "every id after the first is predicted once",
+    return Expectation(
+        [
+            WantList(
+                "contexts",
+                flat,
+                setup + " (contexts laid end to end)",
+                bugs,
+                "start with block_size BOS ids and slide one id per prediction",
+            ),
+            WantList(
+                "targets",
+                ids[1:],
+                setup,
+                [(ids[1:-1], "the last example (last letter -> BOS) is missing")],
+                "every id after the first is predicted once",
+            ),
+        ]
     )
 
 
-def _judge_logits(x, values):
+def _expect_logits(x):
     context, w = x["context"], x["w"]
     C, W1, b1, W2, b2 = (x[k] for k in ("C", "W1", "b1", "W2", "b2"))
     xs, h, z = _forward(context, C, W1, b1, W2, b2)
@@ -257,12 +219,12 @@ def _judge_logits(x, values):
             else []
         )
         wants.append(Want(key, g, CLOSED, loss_setup, bugs))
-    return judge_wants(
-        wants, values, hint="x = the rows C[t] end to end; h = tanh(W1 x + b1); z = W2 h + b2"
+    return Expectation(
+        wants, hint="x = the rows C[t] end to end; h = tanh(W1 x + b1); z = W2 h + b2"
     )
 
 
-def judge(case, values):
+def expect(case):
     if case["kind"] == "examples":
-        return _judge_examples(case["inputs"], values)
-    return _judge_logits(case["inputs"], values)
+        return _expect_examples(case["inputs"])
+    return _expect_logits(case["inputs"])

@@ -8,9 +8,10 @@ their outputs.
 
 import math
 
-from . import _lm
-from ._kit import CLOSED, NUMERIC, Want, case, central_difference
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, NUMERIC, Expectation, Want
+
+from . import lm
+from .cases import case, central_difference
 
 EXERCISE = "day22_attention.py"
 TITLE = "Day 22: one head of self-attention"
@@ -19,6 +20,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's dot and attention_head are this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 HINT = "Build everything from Value operations so backward() reaches q, the keys and the values."
 
@@ -90,37 +92,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    q = [Value(x) for x in inputs["q"]]
-    keys = [[Value(x) for x in k] for k in inputs["keys"]]
-    values = [[Value(x) for x in v] for v in inputs.get("values", [])]
-    if case["kind"] == "scores":
-        out = module.attention_scores(q, keys)
-    else:
-        out = module.attention_head(q, keys, values)
-    result = {"len(out)": float(len(out))}
-    for j, o in enumerate(out):
-        result[f"out[{j}]"] = o.data
-    loss = sum((w * o for w, o in zip(inputs["w"], out)), Value(0.0))
-    loss.backward()
-    for j, v in enumerate(q):
-        result[f"q[{j}].grad"] = v.grad
-    for t, k in enumerate(keys):
-        for j, v in enumerate(k):
-            result[f"keys[{t}][{j}].grad"] = v.grad
-    for t, vec in enumerate(values):
-        for j, v in enumerate(vec):
-            result[f"values[{t}][{j}].grad"] = v.grad
-    return result
-
-
-# -- trusted side -----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _scores(q, keys, scale_by=None):
@@ -129,7 +101,7 @@ def _scores(q, keys, scale_by=None):
 
 
 def _forward(kind, q, keys, values):
-    return _scores(q, keys) if kind == "scores" else _lm.attention_head(q, keys, values)
+    return _scores(q, keys) if kind == "scores" else lm.attention_head(q, keys, values)
 
 
 def _gradients(kind, inputs):
@@ -152,7 +124,7 @@ def _gradients(kind, inputs):
     return grads
 
 
-def judge(case, values):
+def expect(case):
     inputs, kind = case["inputs"], case["kind"]
     q, keys, vals = inputs["q"], inputs["keys"], inputs.get("values", [])
     d = len(q)
@@ -172,19 +144,19 @@ def judge(case, values):
         length = float(len(keys))
         length_bug = []
     else:
-        expected = _lm.attention_head(q, keys, vals)
+        expected = lm.attention_head(q, keys, vals)
         bug_sets = [
             (
-                _lm.attention_head(q, keys, vals, scale_by=1),
+                lm.attention_head(q, keys, vals, scale_by=1),
                 "the scores look unscaled: divide "
                 "each dot product by sqrt(len(q)) before the softmax",
             ),
             (
-                _lm.attention_head(q, keys, vals, scale_by=d * d),
+                lm.attention_head(q, keys, vals, scale_by=d * d),
                 "the scores look divided by len(q): divide by its square root",
             ),
             (
-                _lm.attention_head(q, keys, keys),
+                lm.attention_head(q, keys, keys),
                 "this blends the keys: the output is a weighted sum of the VALUES",
             ),
             (
@@ -206,4 +178,4 @@ def judge(case, values):
         wants.append(Want(f"out[{j}]", e, CLOSED, setup, bugs))
     for key, g in _gradients(kind, inputs).items():
         wants.append(Want(key, g, NUMERIC, setup + f", loss = sum of {inputs['w']} * out"))
-    return judge_wants(wants, values, hint=HINT)
+    return Expectation(wants, hint=HINT)

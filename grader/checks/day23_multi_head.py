@@ -7,8 +7,9 @@ no scaling, one head over everything) are recognised by their outputs.
 
 import math
 
-from ._kit import CLOSED, NUMERIC, Want, case, central_difference
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, NUMERIC, Expectation, Want
+
+from .cases import case, central_difference
 
 EXERCISE = "day23_multi_head.py"
 TITLE = "Day 23: multi-head attention"
@@ -17,6 +18,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's attention is this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 
 def public_cases():
@@ -91,40 +93,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    if case["kind"] == "uneven":
-        d = inputs["d"]
-        vec = [Value(0.1 * i) for i in range(d)]
-        try:
-            module.multi_head_attention(vec, [vec], [vec], inputs["n_head"])
-        except ValueError:
-            return {"raised ValueError": 1.0}
-        return {"raised ValueError": 0.0}
-    q = [Value(x) for x in inputs["q"]]
-    keys = [[Value(x) for x in k] for k in inputs["keys"]]
-    values = [[Value(x) for x in v] for v in inputs["values"]]
-    out = module.multi_head_attention(q, keys, values, inputs["n_head"])
-    result = {"len(out)": float(len(out))}
-    for j, o in enumerate(out):
-        result[f"out[{j}]"] = o.data
-    loss = sum((w * o for w, o in zip(inputs["weights"], out)), Value(0.0))
-    loss.backward()
-    for j, v in enumerate(q):
-        result[f"q[{j}].grad"] = v.grad
-    for t, (k, v) in enumerate(zip(keys, values)):
-        for j in range(len(k)):
-            result[f"keys[{t}][{j}].grad"] = k[j].grad
-            result[f"values[{t}][{j}].grad"] = v[j].grad
-    return result
-
-
-# -- trusted side: the formulas on floats -------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def reference(q, keys, values, n_head, scale_by=None):
@@ -181,7 +150,7 @@ def _gradients(inputs):
     return grads
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "uneven":
         setup = f"{inputs['d']} numbers, n_head = {inputs['n_head']}"
@@ -198,7 +167,7 @@ def judge(case, values):
                 )
             ],
         )
-        return judge_wants([want], values)
+        return Expectation([want])
     q, keys, vals, n_head = inputs["q"], inputs["keys"], inputs["values"], inputs["n_head"]
     d = len(q)
     setup = f"q = {q}, {len(keys)} position(s), n_head = {n_head}"
@@ -245,9 +214,8 @@ def judge(case, values):
         wants.append(Want(f"out[{j}]", expected, CLOSED, setup, bugs))
     for key, g in _gradients(inputs).items():
         wants.append(Want(key, g, NUMERIC, setup + ", loss = sum of weights * out"))
-    return judge_wants(
+    return Expectation(
         wants,
-        values,
         hint="Build everything from Value operations so backward() reaches "
         "q, the keys and the values.",
     )

@@ -9,9 +9,10 @@ a block without the residual) are recognised by the numbers they produce.
 
 import math
 
-from . import _lm
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Want
+
+from . import lm
+from .cases import case
 
 EXERCISE = "day24_rmsnorm_residual.py"
 TITLE = "Day 24: RMSNorm and the residual connection"
@@ -20,6 +21,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's rmsnorm is this exercise.
 ENGINE = {"value": ()}
+ENGINE_BY_KIND = {}
 
 
 def public_cases():
@@ -84,53 +86,27 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def block(x, a, b):
-    """The block f of the residual cases: f(x)_i = tanh(a_i x_i + b x_(i+1)), wrapping around."""
-    n = len(x)
-    return [(x[i] * a[i] + x[(i + 1) % n] * b).tanh() for i in range(n)]
-
-
-def run(module, case):
-    from engine import Value
-
-    inputs = case["inputs"]
-    x = [Value(v) for v in inputs["x"]]
-    if case["kind"] == "rmsnorm":
-        out = module.rmsnorm(x, eps=inputs["eps"])
-    else:
-        out = module.residual(x, lambda v: block(v, inputs["a"], inputs["b"]))
-    result = {"len(out)": float(len(out))}
-    result.update({f"out[{i}]": o.data for i, o in enumerate(out)})
-    loss = sum((w * o for w, o in zip(inputs["w"], out)), Value(0.0))
-    loss.backward()
-    result.update({f"x[{i}].grad": v.grad for i, v in enumerate(x)})
-    return result
-
-
-# -- trusted side -----------------------------------------------------------------------
-
-
-def _judge_rmsnorm(inputs, values):
+def _expect_rmsnorm(inputs):
     x, w, eps = inputs["x"], inputs["w"], inputs["eps"]
     n = len(x)
     setup = f"x = {x}, eps = {eps}"
-    y = _lm.rmsnorm(x, eps)
+    y = lm.rmsnorm(x, eps)
     ms = sum(v * v for v in x) / n
     variants = [
-        (_lm.rmsnorm(x, 0.0), "eps is missing: add eps to the mean square before the root"),
+        (lm.rmsnorm(x, 0.0), "eps is missing: add eps to the mean square before the root"),
         (
             [v * (ms + eps) ** 0.5 for v in x],
             "this multiplies by the root mean square: the scale "
             "is (mean_square + eps) ** -0.5, the INVERSE root",
         ),
-        (_lm.rmsnorm(x, 1e-5), "eps is fixed: use the eps argument"),
+        (lm.rmsnorm(x, 1e-5), "eps is fixed: use the eps argument"),
     ]
     if n != 16:
         variants.append(
-            (_lm.rmsnorm(x, eps, n=16), "the mean square is divided by 16: divide by len(x)")
+            (lm.rmsnorm(x, eps, n=16), "the mean square is divided by 16: divide by len(x)")
         )
     wants = [Want("len(out)", float(n), CLOSED, setup)]
     for i, e in enumerate(y):
@@ -141,7 +117,7 @@ def _judge_rmsnorm(inputs, values):
         "the gradient misses the path through the scale: build the scale from Value "
         "operations on x, not from .data"
     )
-    for j, g in enumerate(_lm.rmsnorm_weighted_grad(x, w, eps)):
+    for j, g in enumerate(lm.rmsnorm_weighted_grad(x, w, eps)):
         wants.append(
             Want(
                 f"x[{j}].grad",
@@ -151,10 +127,10 @@ def _judge_rmsnorm(inputs, values):
                 [(s * w[j], detached)] if abs(s * w[j] - g) > 1e-9 else [],
             )
         )
-    return judge_wants(wants, values)
+    return Expectation(wants)
 
 
-def _judge_residual(inputs, values):
+def _expect_residual(inputs):
     x, a, b, w = inputs["x"], inputs["a"], inputs["b"], inputs["w"]
     n = len(x)
     setup = f"x = {x}, f(x)_i = tanh(a_i x_i + b x_(i+1)) with a = {a}, b = {b}"
@@ -183,10 +159,10 @@ def _judge_residual(inputs, values):
                 ],
             )
         )
-    return judge_wants(wants, values)
+    return Expectation(wants)
 
 
-def judge(case, values):
+def expect(case):
     if case["kind"] == "rmsnorm":
-        return _judge_rmsnorm(case["inputs"], values)
-    return _judge_residual(case["inputs"], values)
+        return _expect_rmsnorm(case["inputs"])
+    return _expect_residual(case["inputs"])

@@ -9,8 +9,9 @@ of that float loss.
 import math
 import random
 
-from ._kit import CLOSED, NUMERIC, Want, case, central_difference
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, NUMERIC, Expectation, Want
+
+from .cases import case, central_difference
 
 EXERCISE = "day25_microgpt.py"
 TITLE = "Day 25: microGPT, assembled"
@@ -19,6 +20,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine.gpt's
 # building blocks, without its gpt and document_loss (this exercise) and what uses them.
 ENGINE = {"value": (), "gpt": ("gpt", "document_loss")}
+ENGINE_BY_KIND = {}
 
 
 def _weights(rng, cfg):
@@ -86,35 +88,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-    from engine.gpt import GPT, GPTConfig, new_kv_cache
-
-    inputs = case["inputs"]
-    config = GPTConfig(**inputs["config"])
-    params = {k: [[Value(x) for x in row] for row in m] for k, m in inputs["params"].items()}
-    model = GPT(config, params)
-    tokens = inputs["tokens"]
-    result = {}
-    keys, values = new_kv_cache(config)
-    for pos in range(len(tokens) - 1):
-        logits = module.gpt(model, tokens[pos], pos, keys, values)
-        result[f"position {pos}: number of logits"] = float(len(logits))
-        for j, z in enumerate(logits):
-            result[f"position {pos}: logit {j}"] = z.data
-    result["keys cached"] = float(len(keys[0]))
-    loss = module.name_loss(model, tokens)
-    result["loss"] = loss.data
-    loss.backward()
-    for name, r, c in inputs["probes"]:
-        result[f"{name}[{r}][{c}].grad"] = params[name][r][c].grad
-    return result
-
-
-# -- trusted side: the model on floats --------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _linear(x, w):
@@ -164,7 +138,7 @@ def forward(cfg, p, tokens):
     return all_logits, sum(losses) / len(losses)
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     cfg, p, tokens = inputs["config"], inputs["params"], inputs["tokens"]
     setup = (
@@ -217,9 +191,8 @@ def judge(case, values):
         wants.append(
             Want(f"{name}[{r}][{c}].grad", central_difference(f, p[name][r][c]), NUMERIC, setup)
         )
-    return judge_wants(
+    return Expectation(
         wants,
-        values,
         hint="Compare your gpt step by step with the lesson's "
         "formulas: embeddings, then each branch with its road.",
     )

@@ -9,8 +9,10 @@ replaying them the same way.
 
 import math
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.runners.day26_training_gpt import SMALL, picked
+from grader.verdict import CLOSED, Expectation, Want
+
+from .cases import case
 
 EXERCISE = "day26_training_gpt.py"
 TITLE = "Day 26: training microGPT with Adam and a decaying learning rate"
@@ -22,8 +24,6 @@ NEEDS_ENGINE = True
 # adam_step is checked.
 ENGINE = {"value": (), "gpt": ("lr_at", "train_step")}
 ENGINE_BY_KIND = {"train": {"value": (), "gpt": ("lr_at", "train_step"), "optim": ()}}
-
-SMALL = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 6}
 
 
 def public_cases():
@@ -113,47 +113,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def _picked(model):
-    """A few weights spread over the model, enough to see whether each update was right."""
-    p = model.parameters()
-    return [p[i] for i in range(0, len(p), max(1, len(p) // 12))]
-
-
-def run(module, case):
-    inputs = case["inputs"]
-    if case["kind"] == "lr":
-        return {"lr": module.lr_at(inputs["step"], inputs["steps"], inputs["lr"])}
-    if case["kind"] == "adam":
-        from engine import Value
-
-        params = [Value(x) for x in inputs["data"]]
-        m, v = [0.0] * len(params), [0.0] * len(params)
-        for step, grads in enumerate(inputs["grads"]):
-            for p, g in zip(params, grads):
-                p.grad = g
-            module.adam_step(params, m, v, step, inputs["lr"], inputs["beta1"], inputs["beta2"])
-        result = {f"p[{i}].data": p.data for i, p in enumerate(params)}
-        result.update({f"m[{i}]": x for i, x in enumerate(m)})
-        result.update({f"v[{i}]": x for i, x in enumerate(v)})
-        return result
-    from engine.gpt import GPTConfig, init_gpt, make_optimizer
-
-    model = init_gpt(GPTConfig(**SMALL), seed=inputs["seed"])
-    optimizer = make_optimizer(model, lr=inputs["lr"])
-    result = {}
-    for step, tokens in enumerate(inputs["names"]):
-        loss = module.train_step(
-            model, optimizer, list(tokens), step, inputs["steps"], inputs["lr"]
-        )
-        result[f"loss[{step}]"] = loss
-    result.update({f"weight[{i}]": p.data for i, p in enumerate(_picked(model))})
-    return result
-
-
-# -- trusted side -----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _adam(data, grads, lr, beta1, beta2, eps=1e-8, correct=True, eps_inside=False):
@@ -169,7 +129,7 @@ def _adam(data, grads, lr, beta1, beta2, eps=1e-8, correct=True, eps_inside=Fals
     return data, m, v
 
 
-def _judge_adam(inputs, values):
+def _expect_adam(inputs):
     args = (inputs["data"], inputs["grads"], inputs["lr"], inputs["beta1"], inputs["beta2"])
     data, m, v = _adam(*args)
     uncorrected = _adam(*args, correct=False)[0]
@@ -194,7 +154,7 @@ def _judge_adam(inputs, values):
         ]
         wants.append(Want(f"m[{i}]", m[i], CLOSED, setup, stale))
         wants.append(Want(f"v[{i}]", v[i], CLOSED, setup, stale))
-    return judge_wants(wants, values)
+    return Expectation(wants)
 
 
 def _replay(inputs, bug=None):
@@ -219,7 +179,7 @@ def _replay(inputs, bug=None):
         optimizer.lr = rate
         optimizer.step()
         values[f"loss[{step}]"] = loss.data
-    values.update({f"weight[{i}]": p.data for i, p in enumerate(_picked(model))})
+    values.update({f"weight[{i}]": p.data for i, p in enumerate(picked(model))})
     return values
 
 
@@ -235,7 +195,7 @@ BUGS = {
 }
 
 
-def _judge_train(inputs, values):
+def _expect_train(inputs):
     expected = _replay(inputs)
     variants = {bug: _replay(inputs, bug) for bug in BUGS}
     setup = f"{len(inputs['names'])} steps of {inputs['steps']}, lr = {inputs['lr']}"
@@ -243,14 +203,12 @@ def _judge_train(inputs, values):
     for key, e in expected.items():
         bugs = [(variants[b][key], BUGS[b]) for b in BUGS if abs(variants[b][key] - e) > 1e-9]
         wants.append(Want(key, e, CLOSED, setup, bugs))
-    return judge_wants(
-        wants,
-        values,
-        hint="Zero the gradients, loss, backward, set the rate, step; return loss.data.",
+    return Expectation(
+        wants, hint="Zero the gradients, loss, backward, set the rate, step; return loss.data."
     )
 
 
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "lr":
         step, steps, lr = inputs["step"], inputs["steps"], inputs["lr"]
@@ -265,7 +223,7 @@ def judge(case, values):
                 "the rate grows: it should fall from lr towards 0, lr * (1 - step / steps)",
             ),
         ]
-        return judge_wants([Want("lr", lr * (1 - step / steps), CLOSED, setup, bugs)], values)
+        return Expectation([Want("lr", lr * (1 - step / steps), CLOSED, setup, bugs)])
     if case["kind"] == "adam":
-        return _judge_adam(inputs, values)
-    return _judge_train(inputs, values)
+        return _expect_adam(inputs)
+    return _expect_train(inputs)

@@ -6,14 +6,17 @@ random numbers. Likely bugs (multiplying by T, `<=` at a slice boundary, the las
 equal maxima, BOS kept in the name, no stop at the block's end) are recognised.
 """
 
-from . import _lm
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from . import lm
+from .cases import case
 
 EXERCISE = "day27_sampling.py"
 TITLE = "Day 27: sampling with temperature"
 LESSON = "docs/lessons/day27_sampling.md"
 NEEDS_ENGINE = False
+ENGINE = {}
+ENGINE_BY_KIND = {}
 
 # Bigram logits over 4 symbols, BOS = 3, and a per-position shift so that `pos` matters.
 TABLE = [[0.0, 2.0, 1.0, 0.5], [1.0, 0.0, 2.0, 1.5], [2.0, 1.0, -1.0, 0.0], [1.0, 1.5, 0.5, -2.0]]
@@ -31,7 +34,7 @@ def public_cases():
         case("probs", "T = 0.5 sharpens", z=z, T=0.5),
         case("probs", "T = 2 flattens", z=z, T=2.0),
         case("probs", "large logits at a small temperature", z=[100.0, 99.0, 50.0], T=0.1),
-        case("draw", "the lesson's spin: u = 0.7 at T = 1", probs=_lm.softmax(z), u=0.7),
+        case("draw", "the lesson's spin: u = 0.7 at T = 1", probs=lm.softmax(z), u=0.7),
         case("draw", "u below the first slice", probs=[0.25, 0.25, 0.5], u=0.0),
         case(
             "draw",
@@ -88,7 +91,7 @@ def hidden_cases(rng):
             z=z,
             T=round(rng.uniform(0.2, 3.0), 3),
         ),
-        case("draw", "a random spin", public=False, probs=_lm.softmax(z), u=round(rng.random(), 4)),
+        case("draw", "a random spin", public=False, probs=lm.softmax(z), u=round(rng.random(), 4)),
         case(
             "next",
             "a random draw",
@@ -111,43 +114,7 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-class Script:
-    """A stand-in for random.Random whose random() returns the case's numbers in order."""
-
-    def __init__(self, us):
-        self.us, self.calls = list(us), 0
-
-    def random(self):
-        if self.calls >= len(self.us):
-            raise RuntimeError("rng.random() was called more often than tokens were drawn")
-        self.calls += 1
-        return self.us[self.calls - 1]
-
-
-def run(module, case):
-    inputs, kind = case["inputs"], case["kind"]
-    if kind == "probs":
-        p = module.probabilities(list(inputs["z"]), inputs["T"])
-        return {"len(p)": len(p), **{f"p[{i}]": x for i, x in enumerate(p)}}
-    if kind == "draw":
-        return {"index": module.draw(list(inputs["probs"]), inputs["u"])}
-    if kind == "next":
-        return {"token": module.next_token(list(inputs["z"]), inputs["T"], inputs["u"])}
-    table, shift = inputs["table"], inputs["shift"]
-
-    def next_logits(token, pos):
-        return [a + b for a, b in zip(table[token], shift[pos])]
-
-    ids = module.sample_tokens(
-        next_logits, inputs["bos"], inputs["block_size"], inputs["T"], Script(inputs["us"])
-    )
-    return {"len(name)": len(ids), **{f"name[{i}]": t for i, t in enumerate(ids)}}
-
-
-# -- trusted side -----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _draw(probs, u, inclusive=False):
@@ -162,7 +129,7 @@ def _draw(probs, u, inclusive=False):
 def _next(z, T, u):
     if T == 0:
         return z.index(max(z))
-    return _draw(_lm.softmax([x / T for x in z]), u)
+    return _draw(lm.softmax([x / T for x in z]), u)
 
 
 def _sample(inputs, keep_bos=False):
@@ -176,20 +143,20 @@ def _sample(inputs, keep_bos=False):
     return ids
 
 
-def judge(case, values):
+def expect(case):
     inputs, kind = case["inputs"], case["kind"]
     if kind == "probs":
         z, T = inputs["z"], inputs["T"]
         setup = f"logits = {z}, temperature = {T}"
-        p = _lm.softmax([x / T for x in z])
-        times = _lm.softmax([x * T for x in z])
+        p = lm.softmax([x / T for x in z])
+        times = lm.softmax([x * T for x in z])
         wants = [Want("len(p)", float(len(z)), EXACT, setup)]
         for i, e in enumerate(p):
             bugs = [(times[i], "this multiplies the logits by the temperature: divide them by it")]
             wants.append(
                 Want(f"p[{i}]", e, CLOSED, setup, bugs if abs(times[i] - e) > 1e-9 else [])
             )
-        return judge_wants(wants, values)
+        return Expectation(wants)
     if kind == "draw":
         probs, u = inputs["probs"], inputs["u"]
         setup = f"probs = {[round(p, 6) for p in probs]}, u = {u}"
@@ -205,7 +172,7 @@ def judge(case, values):
             if inclusive != _draw(probs, u)
             else []
         )
-        return judge_wants([Want("index", float(_draw(probs, u)), EXACT, setup, bugs)], values)
+        return Expectation([Want("index", float(_draw(probs, u)), EXACT, setup, bugs)])
     if kind == "next":
         z, T, u = inputs["z"], inputs["T"], inputs["u"]
         setup = f"logits = {z}, temperature = {T}, u = {u}"
@@ -216,7 +183,7 @@ def judge(case, values):
                 bugs.append(
                     (float(last), "with equal maxima take the FIRST index of the largest logit")
                 )
-        return judge_wants([Want("token", float(_next(z, T, u)), EXACT, setup, bugs)], values)
+        return Expectation([Want("token", float(_next(z, T, u)), EXACT, setup, bugs)])
     ids = _sample(inputs)
     with_bos = _sample(inputs, keep_bos=True)
     setup = (
@@ -230,4 +197,4 @@ def judge(case, values):
         )
     wants = [Want("len(name)", float(len(ids)), EXACT, setup, length_bugs)]
     wants += [Want(f"name[{i}]", float(t), EXACT, setup) for i, t in enumerate(ids)]
-    return judge_wants(wants, values, hint="Feed each picked token back in with its position.")
+    return Expectation(wants, hint="Feed each picked token back in with its position.")

@@ -7,8 +7,9 @@ wrapping the `gpt` the learner's module imported.
 
 import random
 
-from ._kit import CLOSED, EXACT, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
 from .day25_microgpt import _weights, forward
 
 EXERCISE = "day28_kv_cache.py"
@@ -18,6 +19,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): the given
 # gpt() and its building blocks; the engine has no loop over positions to hide.
 ENGINE = {"value": (), "gpt": ()}
+ENGINE_BY_KIND = {}
 
 CONFIG = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 8}
 
@@ -56,42 +58,10 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    from engine import Value
-    from engine.gpt import GPT, GPTConfig
-    from engine.gpt import gpt as engine_gpt
-
-    inputs = case["inputs"]
-    model = GPT(
-        GPTConfig(**inputs["config"]),
-        {k: [[Value(x) for x in row] for row in m] for k, m in inputs["params"].items()},
-    )
-    calls = [0]
-
-    def counted(*args, **kwargs):
-        calls[0] += 1
-        return engine_gpt(*args, **kwargs)
-
-    module.gpt = counted
-    try:
-        fn = module.logits_without_cache if case["kind"] == "without" else module.logits_with_cache
-        out = fn(model, inputs["tokens"])
-    finally:
-        module.gpt = engine_gpt
-    result = {"positions returned": float(len(out)), "calls of gpt": float(calls[0])}
-    for pos, row in enumerate(out):
-        for j, z in enumerate(row):
-            result[f"position {pos}: logit {j}"] = z.data
-    return result
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     tokens = inputs["tokens"]
     n = len(tokens)
@@ -124,4 +94,4 @@ def judge(case, values):
     for pos, row in enumerate(logits):
         for j, z in enumerate(row):
             wants.append(Want(f"position {pos}: logit {j}", z, CLOSED, setup))
-    return judge_wants(wants, values)
+    return Expectation(wants)

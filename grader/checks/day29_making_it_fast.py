@@ -2,22 +2,15 @@
 
 Graphs are built with engine's Value (whose nodes carry `_children` and `_local_grads`);
 the learner's functions walk them. The order is judged by its properties; gradients by
-exact dual-number derivatives of the same program (grader.checks._kit). A chain deeper
-than Python's recursion limit proves the sort keeps its own stack.
+exact dual-number derivatives of the same program (grader/checks/programs.py). A chain
+deeper than Python's recursion limit proves the sort keeps its own stack.
 """
 
-from ._kit import (
-    CLOSED,
-    EXACT,
-    Want,
-    ancestors,
-    build,
-    case,
-    describe,
-    leaf_gradients,
-    output_value,
-)
-from ._kit import judge as judge_wants
+from grader.runners.programs import BINARY, ancestors
+from grader.verdict import CLOSED, EXACT, Expectation, Want
+
+from .cases import case
+from .programs import describe, forward, leaf_gradients, output_value
 
 EXERCISE = "day29_making_it_fast.py"
 TITLE = "Day 29: an iterative topological sort and backward()"
@@ -26,6 +19,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value's
 # own iterative topological_order and backward are this exercise.
 ENGINE = {"value": ("Value.backward", "Value.topological_order")}
+ENGINE_BY_KIND = {}
 
 RECURSION = (
     "a RecursionError or a missing node on a deep graph: keep your own stack in a list "
@@ -94,54 +88,13 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
-
-
-def run(module, case):
-    from engine import Value
-
-    program = case["inputs"]["program"]
-    nodes = build(Value, program)
-    root = nodes[-1]
-    if case["kind"] == "order":
-        order = list(module.topological_order(root))
-        position = {}
-        for k, v in enumerate(order):
-            position.setdefault(id(v), k)
-        needed = [nodes[i] for i in sorted(ancestors(program))]
-        late = 0
-        for v in order:
-            for child in getattr(v, "_children", ()):
-                if id(child) in position and position[id(child)] > position[id(v)]:
-                    late += 1
-        return {
-            "length": len(order),
-            "distinct": len(position),
-            "missing": sum(1 for v in needed if id(v) not in position),
-            "children after their parent": late,
-            "output is last": 1.0 if order and order[-1] is root else 0.0,
-        }
-    calls = 2 if case["kind"] == "twice" else 1
-    for _ in range(calls):
-        module.backward(root)
-    values = {f"{name}.grad": nodes[i].grad for i, (name, _) in enumerate(program["leaves"])}
-    values["out.grad"] = root.grad
-    n_leaves = len(program["leaves"])
-    if case["kind"] == "twice":
-        values["first inner node's grad"] = nodes[n_leaves].grad
-    values["out.data"] = root.data
-    return values
-
-
-# -- trusted side ----------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
 def _inner_gradient(program):
     """d(output)/d(first inner node), by dual numbers: treat that node as a leaf."""
     n_leaves = len(program["leaves"])
-    from ._kit import _forward
-
-    vals = _forward(program)[0]
+    vals = forward(program)[0]
     # rebuild the program with node n_leaves as an extra leaf standing in for it
     shifted = {"leaves": program["leaves"] + [["inner", vals[n_leaves]]], "ops": []}
     remap = {i: i for i in range(n_leaves)}
@@ -150,7 +103,7 @@ def _inner_gradient(program):
         if k == 0:
             continue
         new = [op[0], remap[op[1]]]
-        if op[0] in ("+", "*", "-", "/"):
+        if op[0] in BINARY:
             new.append(remap[op[2]])
         elif len(op) > 2:
             new.append(op[2])
@@ -159,7 +112,7 @@ def _inner_gradient(program):
     return leaf_gradients(shifted)[-1]
 
 
-def judge(case, values):
+def expect(case):
     program = case["inputs"]["program"]
     setup = describe(program)
     if case["kind"] == "order":
@@ -199,7 +152,7 @@ def judge(case, values):
                 [(0.0, "the root must come last: place a node only after all its children")],
             ),
         ]
-        return judge_wants(wants, values, hint=RECURSION if n > 1000 else "")
+        return Expectation(wants, hint=RECURSION if n > 1000 else "")
     grads = leaf_gradients(program)
     twice = case["kind"] == "twice"
     factor = 2.0 if twice else 1.0
@@ -245,6 +198,6 @@ def judge(case, values):
                 ],
             )
         )
-    return judge_wants(
-        wants, values, hint="Walk the order reversed and add local_grad * node.grad to each child."
+    return Expectation(
+        wants, hint="Walk the order reversed and add local_grad * node.grad to each child."
     )

@@ -7,8 +7,9 @@ their closed forms, e^L and L / log 2.
 import math
 import random
 
-from ._kit import CLOSED, Want, case
-from ._kit import judge as judge_wants
+from grader.verdict import CLOSED, Expectation, Want
+
+from .cases import case
 from .day25_microgpt import _weights, forward
 
 EXERCISE = "day30_your_gpt.py"
@@ -18,6 +19,7 @@ NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): gpt() and
 # cross_entropy are given; document_loss and evaluate would be held_out_loss.
 ENGINE = {"value": (), "gpt": ("document_loss", "evaluate")}
+ENGINE_BY_KIND = {}
 
 CONFIG = {"vocab_size": 5, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 8}
 
@@ -56,36 +58,15 @@ def hidden_cases(rng):
     ]
 
 
-# -- child side ------------------------------------------------------------------------
+# -- what a right answer gives ---------------------------------------------------------
 
 
-def run(module, case):
-    inputs = case["inputs"]
-    if case["kind"] == "measures":
-        loss = inputs["loss"]
-        return {
-            "perplexity": module.perplexity(loss),
-            "bits per character": module.bits_per_character(loss),
-        }
-    from engine import Value
-    from engine.gpt import GPT, GPTConfig
-
-    model = GPT(
-        GPTConfig(**inputs["config"]),
-        {k: [[Value(x) for x in row] for row in m] for k, m in inputs["params"].items()},
-    )
-    return {"held-out loss": module.held_out_loss(model, inputs["docs"])}
-
-
-# -- trusted side ----------------------------------------------------------------------
-
-
-def judge(case, values):
+def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "measures":
         loss = inputs["loss"]
         setup = f"loss = {loss}"
-        return judge_wants(
+        return Expectation(
             [
                 Want(
                     "perplexity",
@@ -106,8 +87,7 @@ def judge(case, values):
                     setup,
                     [(loss * math.log(2), "divide by log 2, do not multiply")],
                 ),
-            ],
-            values,
+            ]
         )
     cfg, p, docs = inputs["config"], inputs["params"], inputs["docs"]
     per_name = [forward(cfg, p, tokens)[1] for tokens in docs]
@@ -129,8 +109,7 @@ def judge(case, values):
             "this is the total: divide by the number of predicted tokens",
         )
     )
-    return judge_wants(
+    return Expectation(
         [Want("held-out loss", expected, CLOSED, setup, bugs)],
-        values,
         hint="Use a fresh KV cache for every name.",
     )

@@ -55,8 +55,14 @@ def test_only_public_checks_of_the_grader_are_shipped(site_dir):
     wheel = site_dir / "pyodide" / lock["packages"]["grader"]["file_name"]
     with zipfile.ZipFile(wheel) as zf:
         code = [n for n in zf.namelist() if not n.startswith("grader-")]
-    assert "grader/__init__.py" in code
-    assert all(n == "grader/__init__.py" or n.startswith("grader/checks/") for n in code), code
+    assert "grader/__init__.py" in code and "grader/public_cases.json" in code
+    public = (
+        "grader/__init__.py",
+        "grader/verdict.py",
+        "grader/public.py",
+        "grader/public_cases.json",
+    )
+    assert all(n in public or n.startswith("grader/runners/") for n in code), code
 
 
 def test_nothing_of_solutions_is_published(site_dir):

@@ -8,8 +8,8 @@ import random
 import types
 from pathlib import Path
 
-from grader.checks import check_module, judge_outcome
-from grader.checks._kit import execute
+from grader.checks import check_module, judge_case, runner_module
+from grader.runners import execute
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
 
@@ -22,8 +22,8 @@ def run_all(exercise, source, seeds=(0, 1)):
     results = []
     for seed in seeds:
         for case in check.public_cases() + check.hidden_cases(random.Random(seed)):
-            outcome = execute(check, module, case, exercise)
-            results.append(judge_outcome(check, case, outcome, exercise))
+            outcome = execute(runner_module(exercise), module, case, exercise)
+            results.append(judge_case(check, case, outcome, exercise))
     return results
 
 

@@ -270,12 +270,12 @@ def test_a_case_that_breaks_the_trusted_side_fails_alone(tmp_path, monkeypatch):
 
     check = check_module("day05_add_mul.py")
     names = [c["name"] for c in check.public_cases()]
-    real_judge, sandbox = check.judge, detect()
+    real_expect, sandbox = check.expect, detect()
 
-    def judge(case, values):
+    def expect(case):
         if case["name"] == names[0]:
             raise KeyError("a bug in a judge")
-        return real_judge(case, values)
+        return real_expect(case)
 
     class Flaky:
         limits, description = sandbox.limits, sandbox.description
@@ -285,7 +285,7 @@ def test_a_case_that_breaks_the_trusted_side_fails_alone(tmp_path, monkeypatch):
                 raise RuntimeError("a bug in the sandbox")
             return sandbox.run(exercise, source, case, *args)
 
-    monkeypatch.setattr(check, "judge", judge)
+    monkeypatch.setattr(check, "expect", expect)
     files = load(folder_with(tmp_path))
     results = grade(files, Flaky(), ["day05_add_mul.py"], seed=1)
     by_name = {t["name"]: t for t in results["tests"]}
@@ -298,7 +298,7 @@ def test_a_case_that_breaks_the_trusted_side_fails_alone(tmp_path, monkeypatch):
 
 
 def test_a_submission_that_breaks_the_grader_does_not_stop_the_batch(tmp_path, monkeypatch):
-    import grader.__main__ as cli
+    import grader.grade as cli
     from grader.batch import grade_folder
     from grader.sandbox import detect
 
@@ -366,7 +366,9 @@ def test_the_gradescope_package_grades_a_sample_submission(tmp_path):
             "setup.sh",
             "run_autograder",
             "grader/__main__.py",
-            "grader/checks/_kit.py",
+            "grader/verdict.py",
+            "grader/checks/day05_add_mul.py",
+            "grader/runners/day05_add_mul.py",
             "engine/value.py",
         } <= set(names)
         assert not any(n.startswith(("solutions/", "tests/", "exercises/")) for n in names)

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from grader.checks import EXERCISES, check_module
-from grader.engine_view import DEFAULT, ViewError, engine_dir, staged_engine, view_for
+from grader.engine_view import ViewError, engine_dir, staged_engine, view_for
 
 WITH_ENGINE = [e for e in EXERCISES if check_module(e).NEEDS_ENGINE]
 
@@ -38,9 +38,10 @@ def definitions(text):
 def test_only_exercises_that_use_the_engine_declare_a_view():
     for exercise in EXERCISES:
         check = check_module(exercise)
-        declares = hasattr(check, "ENGINE") or hasattr(check, "ENGINE_BY_KIND")
+        # Every check states both (checks.Check); only those that use the engine fill them.
+        declares = bool(check.ENGINE) or bool(check.ENGINE_BY_KIND)
         assert declares == check.NEEDS_ENGINE, exercise
-        assert set(getattr(check, "ENGINE_BY_KIND", {})) <= set(kinds(check)), exercise
+        assert set(check.ENGINE_BY_KIND) <= set(kinds(check)), exercise
 
 
 @pytest.mark.parametrize("exercise", WITH_ENGINE)
@@ -69,9 +70,12 @@ def test_every_view_builds_hides_its_names_and_keeps_line_numbers(exercise):
                     assert ("_engine_hidden" in body) == hidden, (kind, module, defined)
 
 
-def test_the_default_view_is_value_alone():
-    assert DEFAULT == {"value": ()}
-    assert view_for(object(), {"kind": "any"}) == DEFAULT
+def test_every_view_is_declared_and_starts_from_value():
+    # No default is read through getattr: a check that uses the engine names its view.
+    for exercise in WITH_ENGINE:
+        check = check_module(exercise)
+        assert "value" in check.ENGINE, exercise
+        assert view_for(check, {"kind": "no such kind"}) == check.ENGINE
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks import EXERCISES, check_module, judge_outcome, run_public_checks
-from grader.checks._kit import execute
+from grader.checks import EXERCISES, check_module, judge_case, runner_module
+from grader.public import run_public_checks
+from grader.runners import execute
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISE_FILES = sorted(p.name for p in (ROOT / "exercises").glob("*.py"))
@@ -44,8 +45,8 @@ def test_every_solution_passes_every_case(name):
     check, module = check_module(name), load("solutions", name)
     for seed in range(5):
         for case in all_cases(check, seed):
-            outcome = execute(check, module, case, name)
-            passed, message = judge_outcome(check, case, outcome, name)
+            outcome = execute(runner_module(name), module, case, name)
+            passed, message = judge_case(check, case, outcome, name)
             assert passed, f"{case['name']}: {message}"
 
 
@@ -55,8 +56,8 @@ def test_every_stub_fails_every_case_and_names_its_lesson(name):
     lesson = f"docs/lessons/{name[:-3]}.md"
     day = int(name[3:5])
     for case in all_cases(check, 0):
-        outcome = execute(check, module, case, name)
-        passed, message = judge_outcome(check, case, outcome, name)
+        outcome = execute(runner_module(name), module, case, name)
+        passed, message = judge_case(check, case, outcome, name)
         assert not passed, case["name"]
         assert outcome["error"]["type"] == "NotImplementedError", message
         assert lesson in message and f"Day {day}:" in message, message
@@ -147,8 +148,9 @@ def test_the_ast_rule_catches_a_change_outside_the_bodies():
     assert ast.dump(stub) != ast.dump(solution)
 
 
-def test_the_checks_package_stays_browser_safe():
-    # Pyodide runs grader/checks: no process, file-system or network modules in it.
+def test_the_public_checks_stay_browser_safe():
+    # Pyodide runs grader/runners and the verdict: no process, file-system or network
+    # modules in them (nor in the trusted checks, which the site build runs).
     banned = {
         "os",
         "subprocess",
@@ -159,7 +161,11 @@ def test_the_checks_package_stays_browser_safe():
         "ctypes",
         "multiprocessing",
     }
-    for path in (ROOT / "grader" / "checks").glob("*.py"):
+    paths = [
+        *(ROOT / "grader" / "checks").glob("*.py"),
+        *(ROOT / "grader" / "runners").glob("*.py"),
+    ]
+    for path in paths + [ROOT / "grader" / "verdict.py"]:
         for node in ast.walk(ast.parse(path.read_text())):
             names = []
             if isinstance(node, ast.Import):

@@ -10,6 +10,20 @@ from .mutants import mutant_failures, reference_failures
 # (exercise, old text, new text, what the bug is, a phrase the feedback should contain)
 MUTANTS = [
     (
+        "day06_backward.py",
+        "self.grad += (1.0 - t * t) * out.grad",
+        "self.grad = (1.0 - t * t) * out.grad",
+        "= for += in the tanh the day 6 file carries",
+        "+=",
+    ),
+    (
+        "day08_more_ops.py",
+        "self.grad += out.grad\n",
+        "self.grad = out.grad\n",
+        "= for += in the + the day 8 file carries",
+        "+=",
+    ),
+    (
         "day05_add_mul.py",
         "self.grad += out.grad\n",
         "self.grad = out.grad\n",

@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+import time
 
 from .helpers import ROOT
 
@@ -38,3 +39,17 @@ def test_without_a_submission_it_says_what_to_pass():
     done = pytest_grade()
     assert done.returncode == 4
     assert "needs --submission PATH" in done.stderr
+
+
+def test_a_submission_that_hangs_everywhere_stops_within_its_budget(tmp_path):
+    # The same budget and skip-after-hangs rule as python -m grader: thirty endless loops
+    # stop after the budget (8 s here), not after every case's own limit (842 s).
+    for name in (ROOT / "exercises").glob("*.py"):
+        (tmp_path / name.name).write_text("while True:\n    pass\n")
+    started = time.monotonic()
+    done = pytest_grade("--submission", str(tmp_path), "--grader-budget", "8", "-q")
+    elapsed = time.monotonic() - started
+    assert done.returncode == 1
+    assert elapsed < 8 + 30, elapsed  # the budget, plus pytest's start and collection
+    assert "longer than 8 s in total" in done.stdout
+    assert "never finished" in done.stdout

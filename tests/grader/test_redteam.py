@@ -1,7 +1,6 @@
 """Hostile submissions: none may score more than the honest stub (0), run unbounded,
 leave a process behind or change a course file."""
 
-import os
 import platform
 import shutil
 import socket
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import NOBODY, Limits
+from grader.sandbox import Limits
 
 from .helpers import (
     HAS_BWRAP,
@@ -146,9 +145,13 @@ ATTACKS = {
             _pytest.python_api.approx = lambda *a, **k: True
         except Exception:
             pass
-        import checks._kit
-        checks._kit.close = lambda *a: True
-        checks._kit.judge = lambda *a, **k: (True, "passed")
+        for name in ("checks._kit", "verdict", "grader.verdict"):
+            try:
+                module = __import__(name, fromlist=["close"])
+                module.close = lambda *a: True
+                module.verdict = module.judge = lambda *a, **k: (True, "passed")
+            except Exception:
+                pass
         """,
     "lying numbers": """
         class Liar(float):
@@ -181,9 +184,12 @@ ATTACKS = {
     "sleeps forever": "import time\nwhile True:\n    time.sleep(100)\n",
     "tampers with course files": """
         import os
-        for path in ["%(root)s/grader/checks/_kit.py", "%(root)s/solutions/day05_add_mul.py",
+        here = os.path.dirname(os.path.abspath(__file__))
+        for path in ["%(root)s/grader/verdict.py", "%(root)s/grader/checks/__init__.py",
+                     "%(root)s/grader/checks/day05_add_mul.py", "%(root)s/solutions/day05_add_mul.py",
                      "%(root)s/exercises/day05_add_mul.py", "%(root)s/engine/value.py",
-                     "checks/_kit.py", "checks/day05_add_mul.py", "child.py", "engine/value.py"]:
+                     here + "/runners/__init__.py", here + "/runners/day05_add_mul.py",
+                     here + "/child.py", "engine/value.py"]:
             try:
                 with open(path, "a") as f:
                     f.write("\\nraise SystemExit  # tampered\\n")
@@ -292,14 +298,6 @@ FILESYSTEM = {
     "tampers with course files",
     "writes result files",
 }
-# The uid level keeps the learner's code from writing course files, but hides only what
-# the user nobody may not read: here solutions/ is readable by everyone (the Gradescope
-# package ships none). test_the_uid_level_hides_what_nobody_may_not_read checks that.
-WORLD_READABLE = {
-    "imports the reference",
-    "reads the reference by path",
-    "walks the filesystem for the reference",
-}
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -307,8 +305,6 @@ WORLD_READABLE = {
 def test_hostile_submission_scores_nothing(tmp_path, level, name, listener):
     if level == "process" and name in FILESYSTEM:
         pytest.skip("the process level does not isolate the filesystem (documented)")
-    if level == "uid" and name in WORLD_READABLE:
-        pytest.skip("the uid level cannot hide files everyone may read (documented)")
     if "io_uring" in name and platform.machine() not in ("x86_64", "aarch64"):
         pytest.skip("io_uring_setup is call 425 on x86_64 and aarch64 only")
     source = attack_source(name, listener)
@@ -316,9 +312,6 @@ def test_hostile_submission_scores_nothing(tmp_path, level, name, listener):
     started = time.monotonic()
     results = grade_source(tmp_path, source, level=level)
     elapsed = time.monotonic() - started
-    if level == "uid" and Path("/tmp/results.json").exists():
-        if Path("/tmp/results.json").stat().st_uid == NOBODY:  # /tmp is writable by all
-            os.remove("/tmp/results.json")
     assert score(results) == 0, [t["message"] for t in results["tests"] if t["passed"]]
     assert elapsed < 20, f"grading took {elapsed:.1f} s"
     assert tree_digest() == before, "a course file changed"
@@ -337,24 +330,21 @@ def test_every_gated_attack_is_the_reference_once_through_the_gate(name):
 
 
 @pytest.mark.skipif(UID_PYTHON is None, reason=str(NO_UID))
-def test_the_uid_level_hides_what_nobody_may_not_read(tmp_path):
-    # The same read of the reference scores 0 from a folder only root may enter, and full
-    # marks from one everyone may read: the uid level hides exactly what nobody may not read.
+def test_the_uid_level_hides_even_what_everyone_may_read(tmp_path):
+    # The jail holds only the interpreter and the case: a reference that every user may
+    # read, in a folder every user may enter, is as far out of reach as a private one.
     base = Path(tempfile.mkdtemp(prefix="grader-uid-test-"))
     try:
         base.chmod(0o755)
-        for folder, mode in (("private", 0o700), ("public", 0o755)):
-            (base / folder).mkdir()
-            (base / folder).chmod(mode)
-            shutil.copy(ROOT / "solutions" / "day05_add_mul.py", base / folder)
-            (base / folder / "day05_add_mul.py").chmod(0o644)
-        reads = 'exec(open("%s/day05_add_mul.py").read())\n'
+        shutil.copy(ROOT / "solutions" / "day05_add_mul.py", base)
+        (base / "day05_add_mul.py").chmod(0o644)
+        reads = f'exec(open("{base}/day05_add_mul.py").read())\n'
         limits = Limits(wall_seconds=10.0)
-        private = grade_source(tmp_path, reads % (base / "private"), level="uid", limits=limits)
-        assert score(private) == 0
-        assert "Permission denied" in private["tests"][0]["message"]
-        public = grade_source(tmp_path, reads % (base / "public"), level="uid", limits=limits)
-        assert score(public) == 12
+        results = grade_source(tmp_path, reads, level="uid", limits=limits)
+        assert score(results) == 0
+        assert "No such file or directory" in results["tests"][0]["message"]
+        honest = grade_source(tmp_path, REFERENCE, level="uid", limits=limits)
+        assert score(honest) == 12  # the control: the same code, in the submission, passes
     finally:
         shutil.rmtree(base)
 

@@ -1,0 +1,168 @@
+"""Exact values and gradients of small programs of Values, and of their likely bugs.
+
+The programs are the ones the child builds from the learner's `Value`
+(grader/runners/programs.py has the format). Here, on the trusted side, each op is one
+row of `RULES`: its value and its local derivatives, from which come the dual-number
+forward pass (exact leaf gradients), a backward pass with one planted bug (to name the
+learner's mistake) and the program written as a learner would write it.
+"""
+
+import math
+
+from grader.runners.programs import BINARY
+from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want, fmt
+
+__all__ = [
+    "RULES",
+    "forward",
+    "output_value",
+    "leaf_gradients",
+    "buggy_gradients",
+    "BUG_ADVICE",
+    "describe",
+    "expect_program",
+]
+
+
+def _relu(u, _):
+    return u if u > 0 else 0.0
+
+
+# op: (value(u, k), local derivatives(u, k, out) -> [d/du] or [d/du, d/dv], shown as)
+# u is the first operand's value; k is the second operand's value or the op's number.
+RULES = {
+    "+": (lambda u, v: u + v, lambda u, v, out: [1.0, 1.0], "({x} + {y})"),
+    "*": (lambda u, v: u * v, lambda u, v, out: [v, u], "({x} * {y})"),
+    "-": (lambda u, v: u - v, lambda u, v, out: [1.0, -1.0], "({x} - {y})"),
+    "/": (lambda u, v: u / v, lambda u, v, out: [1.0 / v, -u / (v * v)], "({x} / {y})"),
+    "+c": (lambda u, c: u + c, lambda u, c, out: [1.0], "({x} + {k!r})"),
+    "*c": (lambda u, c: u * c, lambda u, c, out: [c], "({x} * {k!r})"),
+    "pow": (lambda u, k: u**k, lambda u, k, out: [k * u ** (k - 1)], "{x}**{k!r}"),
+    "neg": (lambda u, _: -u, lambda u, _, out: [-1.0], "-{x}"),
+    "exp": (lambda u, _: math.exp(u), lambda u, _, out: [out], "{x}.exp()"),
+    "tanh": (lambda u, _: math.tanh(u), lambda u, _, out: [1.0 - out * out], "{x}.tanh()"),
+    "relu": (_relu, lambda u, _, out: [1.0 if u > 0 else 0.0], "{x}.relu()"),
+}
+
+
+def _operands(op, vals):
+    """(first operand's value, second operand's value or the op's number, child indices)."""
+    if op[0] in BINARY:
+        return vals[op[1]], vals[op[2]], [op[1], op[2]]
+    return vals[op[1]], (op[2] if len(op) > 2 else None), [op[1]]
+
+
+def forward(program, dual_index=None):
+    """Values (and, for leaf `dual_index`, exact derivatives) of every node: dual numbers."""
+    vals = [x for _, x in program["leaves"]]
+    ders = [1.0 if i == dual_index else 0.0 for i in range(len(vals))]
+    for op in program["ops"]:
+        if op[0] not in RULES:
+            raise ValueError(f"unknown op {op[0]!r}")
+        value, local, _ = RULES[op[0]]
+        u, k, children = _operands(op, vals)
+        out = value(u, k)
+        vals.append(out)
+        ders.append(sum(d * ders[c] for d, c in zip(local(u, k, out), children)))
+    return vals, ders
+
+
+def output_value(program):
+    return forward(program)[0][-1]
+
+
+def leaf_gradients(program):
+    """d(output)/d(leaf) for every leaf, each from its own dual-number pass (closed forms)."""
+    return [forward(program, i)[1][-1] for i in range(len(program["leaves"]))]
+
+
+def buggy_gradients(program, bug):
+    """Leaf gradients as a backward pass with one planted `bug` would compute them.
+
+    `bug` is (op name, mode) with mode "assign" (= for +=), "no_upstream" (out.grad
+    dropped), "flip" (sign), "swap" (mul gives each input its own data), "empty";
+    or ("backward", "no_seed") / ("backward", "forward_order").
+    """
+    vals = forward(program)[0]
+    n_leaves, ops = len(program["leaves"]), program["ops"]
+    grads = [0.0] * len(vals)
+    grads[-1] = 0.0 if bug == ("backward", "no_seed") else 1.0
+    indices = range(len(ops))
+    if bug != ("backward", "forward_order"):
+        indices = reversed(indices)
+    for k in indices:
+        op, node = ops[k], n_leaves + k
+        name, upstream = op[0], grads[node]
+        u, c, children = _operands(op, vals)
+        pairs = list(zip(children, RULES[name][1](u, c, vals[node])))
+        if name == "*" and bug == ("*", "swap"):
+            pairs = [(op[1], vals[op[1]]), (op[2], vals[op[2]])]
+        mode = bug[1] if bug[0] == name else None
+        for child, local in pairs:
+            share = local * upstream
+            if mode == "no_upstream":
+                share = local
+            elif mode == "flip":
+                share = -share
+            elif mode == "empty":
+                share = 0.0
+            if mode == "assign":
+                grads[child] = share
+            else:
+                grads[child] += share
+    return grads[:n_leaves]
+
+
+BUG_ADVICE = {
+    "assign": "_backward of {op} seems to set .grad with `=`; gradients must accumulate "
+    "with `+=`, so a Value used twice collects both shares",
+    "no_upstream": "_backward of {op} seems to ignore out.grad; multiply the local "
+    "derivative by out.grad (the chain rule)",
+    "flip": "the sign in _backward of {op} looks flipped",
+    "swap": "_backward of * seems to give each input its own .data; the swapper gives "
+    "a the *other* input's data: self.grad += other.data * out.grad",
+    "empty": "no gradient arrived through {op}: does its _backward add anything to .grad?",
+    "no_seed": "every gradient is 0: set self.grad = 1.0 before running the _backward functions",
+    "forward_order": "backward() seems to run the _backward functions from the leaves up; "
+    "run them in reversed topological order, from the output down",
+}
+
+
+def describe(program, limit=120):
+    """The program as a learner would write it, e.g. "a = 2.0, b = -3.0; out = a * b + a"."""
+    texts = [n for n, _ in program["leaves"]]
+    for op in program["ops"]:
+        y = texts[op[2]] if op[0] in BINARY else ""
+        k = op[2] if len(op) > 2 else None
+        text = RULES[op[0]][2].format(x=texts[op[1]], y=y, k=k)
+        texts.append(text if len(text) <= limit else "…")
+    leaves = ", ".join(f"{n} = {fmt(x)}" for n, x in program["leaves"])
+    root = texts[-1]
+    if root == "…":
+        root = f"a graph of {len(program['ops'])} operations"
+    elif root.startswith("(") and root.endswith(")"):
+        root = root[1:-1]
+    return f"{leaves}; out = {root}"
+
+
+def expect_program(program, modes, tol=CLOSED):
+    """What every "program" case expects: exact gradients, and the bugs of `modes`.
+
+    Each planted bug of `modes` that gives other leaf gradients than the right ones is
+    a `Pattern`: a failing learner whose every leaf gradient matches it is told the bug.
+    """
+    setup = describe(program)
+    seed = "backward() must start with out.grad = 1.0 (d out / d out)"
+    wants = [Want("out.data", output_value(program), tol, setup)]
+    wants.append(Want("out.grad", 1.0, EXACT, setup, [(0.0, seed)]))
+    grads = leaf_gradients(program)
+    wants += [Want(f"{n}.grad", g, tol, setup) for (n, _), g in zip(program["leaves"], grads)]
+    names = {op[0] for op in program["ops"]}
+    patterns = []
+    for target, mode in modes:
+        if target != "backward" and target not in names:
+            continue
+        bugged = buggy_gradients(program, (target, mode))
+        match = {f"{n}.grad": g for (n, _), g in zip(program["leaves"], bugged)}
+        patterns.append(Pattern(match, BUG_ADVICE[mode].format(op=target), tol))
+    return Expectation(wants, patterns=patterns)
