@@ -58,6 +58,31 @@ def test_a_case_cannot_kill_its_neighbours(tmp_path, level):
 
 
 @pytest.mark.parametrize("level", WALLED)
+def test_a_case_cannot_touch_another_cases_files(tmp_path, level):
+    # Two workers grade at once: each case hunts for the other's staged folder (where the
+    # uid level used to put it, and where it puts it now) and tries to change its files.
+    source = gated(
+        """
+        import glob, os
+        mine = os.path.dirname(os.path.abspath(__file__))
+        escaped = False
+        for _ in range(200):
+            for folder in glob.glob("/tmp/grader-case-*") + glob.glob("/cases/*"):
+                if os.path.realpath(folder) == os.path.realpath(mine):
+                    continue
+                for name in glob.glob(folder + "/*.py"):
+                    try:
+                        with open(name, "a") as handle:
+                            handle.write("# changed by a neighbour")
+                        escaped = True
+                    except OSError:
+                        pass
+        """
+    )
+    assert score(grade_source(tmp_path, source, level=level)) == 0
+
+
+@pytest.mark.parametrize("level", WALLED)
 def test_a_case_cannot_read_the_graders_command_line_or_memory(tmp_path, level):
     source = gated(
         """
