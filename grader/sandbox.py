@@ -264,25 +264,36 @@ class Sandbox:
         return [self.python, "-I", "-S", "-B", str(Path(workdir, "child.py"))], [], {}
 
     def _execute(self, argv, pass_fds, env, request, read_end, owned, nonce, wall, watch=None):
-        limits = self.limits
+        """Start the child, talk to it until it ends or a limit is hit, and read its result."""
         started = time.monotonic()
-        try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                pass_fds=pass_fds,
-                cwd="/",
-                env=env,
-                start_new_session=True,
-                close_fds=True,
-            )
-        except OSError as exc:
-            raise SandboxError(f"could not start the sandbox ({exc})") from exc
+        proc = _start(argv, pass_fds, env)
         os.close(owned.pop())  # the child holds the only write end now
-        payload = protocol.encode_request(request)
-        kept, total, message, why = bytearray(), 0, bytearray(), None
+        try:
+            payload = protocol.encode_request(request)
+            why, message, output = self._exchange(proc, payload, read_end, started + wall, watch)
+        finally:
+            _kill_group(proc)
+        elapsed = time.monotonic() - started
+        disk = watch() if watch else None  # what was written before the child ended counts too
+        if disk or why == "disk":
+            return {"failure": disk or watch(), "seconds": elapsed}
+        if why:
+            return {
+                "failure": self._stopped(why, wall),
+                "seconds": elapsed,
+                "timeout": why == "timeout",
+            }
+        try:
+            outcome = protocol.decode_result(bytes(message), nonce)
+        except protocol.ProtocolError as exc:
+            return {"failure": _no_result(exc, proc.returncode, output), "seconds": elapsed}
+        return {"outcome": outcome, "seconds": elapsed}
+
+    def _exchange(self, proc, payload, read_end, deadline, watch):
+        """Send the request; collect the result line and (capped) output until the child
+        closes everything. Returns (why it was stopped or None, result bytes, output kept)."""
+        limits = self.limits
+        kept, total, message = bytearray(), 0, bytearray()
         sel = selectors.DefaultSelector()
         sel.register(proc.stdin, selectors.EVENT_WRITE)
         sel.register(proc.stdout, selectors.EVENT_READ)
@@ -292,75 +303,72 @@ class Sandbox:
         open_streams = 3
         try:
             while open_streams:
-                left = wall - (time.monotonic() - started)
+                left = deadline - time.monotonic()
                 if left <= 0:
-                    why = "timeout"
-                    break
-                if watch:
-                    disk = watch()
-                    if disk:
-                        why = "disk"
-                        break
+                    return "timeout", message, kept
+                if watch and watch():
+                    return "disk", message, kept
                 for key, _ in sel.select(timeout=min(left, 0.1) if watch else left):
                     stream = key.fileobj
                     if stream is proc.stdin:
-                        try:
-                            sent = os.write(proc.stdin.fileno(), payload[:65536])
-                            payload = payload[sent:]
-                        except OSError:
-                            payload = b""
-                        if not payload:
-                            sel.unregister(proc.stdin)
-                            proc.stdin.close()
+                        payload = _send(proc, sel, payload)
                         continue
                     chunk = os.read(stream.fileno(), 65536)
                     if not chunk:
                         sel.unregister(stream)
                         open_streams -= 1
-                        continue
-                    if stream is channel:
+                    elif stream is channel:
                         message += chunk
                         if len(message) > limits.message_max:
-                            why = "message"
+                            return "message", message, kept
                     else:
                         total += len(chunk)
-                        if len(kept) < limits.output_kept:
-                            kept += chunk[: limits.output_kept - len(kept)]
+                        kept += chunk[: max(0, limits.output_kept - len(kept))]
                         if total > limits.output_max:
-                            why = "output"
-                if why:
-                    break
+                            return "output", message, kept
+            return None, message, kept
         finally:
             sel.close()
             channel.close()
-            _kill_group(proc)
-        elapsed = time.monotonic() - started
-        disk = watch() if watch else None  # what was written before the child ended counts too
-        if disk:
-            return {"failure": disk, "seconds": elapsed}
-        returncode = proc.returncode
-        if why == "timeout":
-            return {
-                "failure": f"stopped after {wall:g} s: the code never finished "
-                "(an endless loop, or far too slow)",
-                "timeout": True,
-                "seconds": elapsed,
-            }
-        if why == "output":
-            return {
-                "failure": f"stopped: the code printed more than {limits.output_max // 1024} KiB",
-                "seconds": elapsed,
-            }
-        if why == "message":
-            return {
-                "failure": "stopped: the report back to the grader was far too large",
-                "seconds": elapsed,
-            }
-        try:
-            outcome = protocol.decode_result(bytes(message), nonce)
-        except protocol.ProtocolError as exc:
-            return {"failure": _no_result(exc, returncode, kept), "seconds": elapsed}
-        return {"outcome": outcome, "seconds": elapsed}
+
+    def _stopped(self, why, wall):
+        """What the learner reads when a limit stopped the child."""
+        return {
+            "timeout": f"stopped after {wall:g} s: the code never finished "
+            "(an endless loop, or far too slow)",
+            "output": f"stopped: the code printed more than {self.limits.output_max // 1024} KiB",
+            "message": "stopped: the report back to the grader was far too large",
+        }[why]
+
+
+def _start(argv, pass_fds, env):
+    """The child process, in a session of its own (so its whole group can be killed)."""
+    try:
+        return subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=pass_fds,
+            cwd="/",
+            env=env,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except OSError as exc:
+        raise SandboxError(f"could not start the sandbox ({exc})") from exc
+
+
+def _send(proc, sel, payload):
+    """Write the next part of the request to the child's stdin; what is left to send."""
+    try:
+        payload = payload[os.write(proc.stdin.fileno(), payload[:65536]) :]
+    except OSError:
+        payload = b""
+    if not payload:
+        sel.unregister(proc.stdin)
+        proc.stdin.close()
+    return payload
 
 
 class SandboxError(RuntimeError):
