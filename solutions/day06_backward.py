@@ -2,8 +2,9 @@
 
 Lesson: docs/lessons/day06_backward.md
 
-Your `Value` now knows its local derivatives (the `_backward` of +, * and tanh are
-written). What is missing is the loop that runs them in the right order:
+Your `Value` now knows its local derivatives: the `_backward` of + and * (day 5) are
+written, and so is a ready-made tanh, whose local derivative day 8 explains. What is
+missing is the loop that runs them in the right order:
 
   topological_order()  every Value this one depends on, each listed once and only
                        after all of its children; self comes last.

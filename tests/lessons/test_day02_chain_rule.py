@@ -1,5 +1,6 @@
 """Day 2: the four-gear chain x -> y = x^2 -> z = 3y + 1 -> w = -2z at x = 2."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -75,3 +76,12 @@ def test_try_this_fifth_gear_halves_every_sensitivity(cells):
     exec(source, ns)
     halved = {k: v * 0.5 for k, v in cells["sensitivity"].items()}
     assert {k: v for k, v in ns["sensitivity"].items() if k != "v"} == halved
+
+
+def test_the_figure_has_four_gears_and_says_so():
+    svg = re.search(r"<svg\b.*?</svg>", PAGE.text, re.S)[0]
+    gears = re.findall(r"<polygon ", svg)
+    labels = re.findall(r'font-weight="bold">([xyzw]) ', svg)
+    assert len(gears) == 4 and labels == ["x", "y", "z", "w"]
+    assert 'aria-label="Four gears: x drives y' in svg
+    assert "Three gears" not in PAGE.text

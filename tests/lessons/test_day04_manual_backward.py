@@ -106,3 +106,18 @@ def test_swapped_product_trap():
     # Giving a its own value instead of b's: -2 * a = -4, as the trap says.
     assert -2 * 2 == -4
     assert "$\\partial L/\\partial a = -4$" in PAGE.text
+
+
+def test_prediction_follows_the_try_this_with_c_4():
+    # The page's Try this: c = 4.0 in the first cell, then every cell again. The prediction is
+    # computed from the leaves, so it stays right: 4 + 0.01 * (36 + 16 + 4 + 4) = 4.6.
+    first = PAGE.cells[0]
+    assert 'c = Value(10.0, label="c")' in first
+    ns = {"__name__": "__lesson__"}
+    for source in [first.replace("Value(10.0", "Value(4.0"), *PAGE.cells[1:]]:
+        exec(source, ns)
+    assert ns["L_before"].data == 4.0
+    assert {x: ns[x].grad for x in "abcf"} == {"a": 6.0, "b": -4.0, "c": -2.0, "f": -2.0}
+    assert ns["predicted"] == pytest.approx(4.6)
+    assert round(ns["L_after"].data, 6) == 4.610448  # close to the prediction, not exact
+    assert "-8.0 +" not in PAGE.text  # nothing hard-codes the old L

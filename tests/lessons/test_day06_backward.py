@@ -1,10 +1,20 @@
 """Day 6: topological order and backward() on L = d*e, d = e + c, e = a*b."""
 
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
 import pytest
 
 from engine import Value
+from engine.expr import explore
 
-from .pages import lesson
+from .pages import ROOT, lesson
 
 PAGE = lesson("day06_backward")
 
@@ -119,3 +129,151 @@ def test_recursion_hint_is_true():
     assert len(recursive_order(_chain(400))) > 400
     with pytest.raises(RecursionError):
         recursive_order(_chain(3000))
+
+
+# -- the explorer starts at the lesson's values ------------------------------------------
+
+_VALUES_BLOCK = re.compile(
+    r"<div class=\"course-explorer-values\" data-explorer-values='(?P<values>[^']*)' markdown>\n\n"
+    r"```explorer\n(?P<expression>[^\n]*)\n```\n\n</div>"
+)
+
+
+def _explorer_block():
+    found = _VALUES_BLOCK.findall(PAGE.text)
+    assert len(found) == 1, "day 6 has one explorer, inside a block that gives its values"
+    values, expression = found[0]
+    return expression, json.loads(values)
+
+
+def test_the_explorer_gets_the_values_the_text_uses():
+    expression, values = _explorer_block()
+    assert (expression, values) == ("a*b + a", {"a": 2, "b": 3})
+    result = explore(expression, values)
+    assert result["ok"]
+    assert result["variables"] == [{"name": "a", "value": 2.0}, {"name": "b", "value": 3.0}]
+    trace = result["trace"]
+    grads = {n["label"]: n["grad"] for n in trace["nodes"]}
+    assert (grads["a"], grads["b"]) == (4.0, 2.0)
+    label = {n["id"]: n["label"] for n in trace["nodes"]}
+    shares = {(label[e["source"]], label[e["target"]]): e["local_grad"] for e in trace["edges"]}
+    # a's two shares (the outer gradient is 1): 1 from the +, b = 3 from the *; b's is a = 2.
+    assert shares[("a", "a*b+a")] == 1.0 and shares[("a", "a*b")] == 3.0
+    assert shares[("b", "a*b")] == 2.0
+    text = PAGE.text
+    assert "`a*b + a` at $a = 2$, $b = 3$ (the\nexample of day 7)" in text
+    assert "1 from the `+` and $b = 3$\nfrom the `*`, and only their sum, 4, is final" in text
+    assert "`b` receives one share, $a = 2$." in text
+    # Day 7 works the same example and states the same gradients.
+    assert "**a.grad = 4** (1 from the sum + 3 from the product) and **b.grad = 2**" in (
+        lesson("day07_accumulation").text
+    )
+
+
+def _render(markdown_text):
+    """HTML as the site renders it: the site's Markdown extensions and the course's fences."""
+    markdown = pytest.importorskip("markdown")
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        from fences import custom_fences
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+    md = markdown.Markdown(
+        extensions=["admonition", "attr_list", "md_in_html", "tables", "pymdownx.superfences"],
+        extension_configs={
+            "pymdownx.superfences": {"custom_fences": custom_fences(ROOT / "exercises")}
+        },
+    )
+    return md.convert(markdown_text)
+
+
+def _explorer_html():
+    html = _render(_VALUES_BLOCK.search(PAGE.text)[0])
+    assert re.search(
+        r'^<div class="course-explorer-values" data-explorer-values="\{&quot;a&quot;: 2, '
+        r'&quot;b&quot;: 3\}">\n<div class="course-explorer" data-explorer '
+        r'data-expression="a\*b \+ a">.*</div>\n</div>$',
+        html,
+        re.S,
+    ), html
+    return html
+
+
+def test_the_site_renders_the_explorer_inside_the_values_block():
+    _explorer_html()
+
+
+_HARNESS = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>day 6 explorer</title>
+<link rel="stylesheet" href="harness.css"></head>
+<body>
+%s
+<script type="module">
+import { mountExplorers } from "./harness.js";
+window.explorers = mountExplorers(document.body, { explore: (text, values) => window.pyExplore(text, values) });
+</script>
+</body></html>
+"""
+
+
+@pytest.fixture
+def explorer_page(tmp_path):
+    """A page with the HTML the site renders for day 6's explorer, and web/explorer bundled
+    as the site bundles it; engine.expr.explore answers, as the course worker does."""
+    node = shutil.which("node")
+    if node is None or not (ROOT / "node_modules" / "esbuild").is_dir():
+        pytest.skip("needs Node.js and `npm ci` (esbuild) to bundle web/explorer")
+    script = (
+        "const { buildSync } = require('esbuild');"
+        "const [src, dst] = process.argv.slice(1);"
+        "for (const [entry, outfile] of [[src + '/explorer.js', dst + '/harness.js'],"
+        " [src + '/explorer.css', dst + '/harness.css']])"
+        " buildSync({ entryPoints: [entry], outfile, bundle: true, format: 'esm', logLevel: 'warning' });"
+    )
+    subprocess.run(
+        [node, "-e", script, str(ROOT / "web" / "explorer"), str(tmp_path)], cwd=ROOT, check=True
+    )
+    (tmp_path / "index.html").write_text(_HARNESS % _explorer_html(), encoding="utf-8")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.browser
+def test_in_the_browser_the_explorer_shows_the_lessons_gradients(explorer_page, page):
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.expose_function("pyExplore", explore)
+    page.set_default_timeout(15_000)
+    page.goto(explorer_page)
+    page.wait_for_selector("[data-explorer][data-state=ready]")
+    sliders = page.eval_on_selector_all(
+        "input[data-var]", "els => Object.fromEntries(els.map(e => [e.dataset.var, e.value]))"
+    )
+    assert {k: float(v) for k, v in sliders.items()} == {"a": 2.0, "b": 3.0}
+    page.click("[data-action=finish]")
+    grads = page.eval_on_selector_all(
+        "[data-node]", "els => Object.fromEntries(els.map(e => [e.dataset.label, e.dataset.grad]))"
+    )
+    assert float(grads["a"]) == 4.0 and float(grads["b"]) == 2.0
+    assert not errors, errors
+
+
+def test_tanh_is_given_today_and_explained_on_day_8():
+    import ast
+
+    stub = ast.parse((ROOT / "exercises" / "day06_backward.py").read_text(encoding="utf-8"))
+    tanh = next(n for n in ast.walk(stub) if isinstance(n, ast.FunctionDef) and n.name == "tanh")
+    assert "NotImplementedError" not in ast.unparse(tanh)  # written for the learner
+    text = " ".join(PAGE.text.split())
+    assert "already has the `_backward` of `+` and `*` from day 5" in text
+    assert "ready-made `tanh`, whose local derivative day 8 explains" in text
+    day8 = lesson("day08_more_ops")
+    assert "Write `_backward` for `**`, `exp`, `tanh` and `relu`" in day8.text

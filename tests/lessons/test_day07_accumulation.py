@@ -1,11 +1,13 @@
 """Day 7: d = a*b + a, L = a + a, the multi-branch challenge and accumulation across calls."""
 
+import importlib.util
+
 import pytest
 
 from engine import Value, zero_grad
 from engine.gradcheck import numerical_grad
 
-from .pages import lesson
+from .pages import ROOT, lesson
 
 PAGE = lesson("day07_accumulation")
 
@@ -93,15 +95,69 @@ def test_try_this_challenge_with_c_3():
     assert c.grad == -1.0  # unchanged, as the hint implies (dL/du = s did not move)
 
 
-def test_accumulation_across_calls():
+def _day_six_value():
+    """The Value of solutions/day06_backward.py: the learner's own, as day 6 leaves it."""
+    path = ROOT / "solutions" / "day06_backward.py"
+    spec = importlib.util.spec_from_file_location("day06_solution", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Value
+
+
+def _four_passes(V):
+    """a.grad, b.grad, c.grad after each of: one pass, a second, leaves zeroed, all zeroed."""
+    a, b = V(2.0), V(3.0)
+    c = a * b
+    d = c + a
+    seen = []
+    d.backward()
+    seen.append((a.grad, b.grad, c.grad))
+    d.backward()
+    seen.append((a.grad, b.grad, c.grad))
+    a.grad = b.grad = 0.0
+    d.backward()
+    seen.append((a.grad, b.grad, c.grad))
+    for v in (a, b, c, d):
+        v.grad = 0.0
+    d.backward()
+    seen.append((a.grad, b.grad, c.grad))
+    return seen
+
+
+def test_accumulation_across_calls_with_the_day_six_value(cells):
+    expected = [(4.0, 2.0, 1.0), (11.0, 6.0, 2.0), (10.0, 6.0, 3.0), (4.0, 2.0, 1.0)]
+    assert _four_passes(_day_six_value()) == expected
+    # The page's cut-down class behaves as the day-6 solution does.
+    assert _four_passes(cells["DaySixValue"]) == expected
+    text = PAGE.text
+    assert "The first pass is right: a.grad = 4, b.grad = 2, c.grad = 1." in text
+    assert "$2 \\cdot 3 = 6$\nto `a` and $2 \\cdot 2 = 4$ to `b`" in text
+    assert "**a.grad = 11** ($4 + 1 + 6$), not $4 + 4 = 8$, and\nb.grad = 6" in text
+    assert (
+        "`c` now holds $2 + 1 = 3$ and sends\n$3 \\cdot 3 = 9$, so **a.grad = 10** ($1 + 9$) instead of 4"
+        in text
+    )
+    assert "(11 for `a` above, where the gradient is 4)" in text
+
+
+def test_accumulation_across_calls_with_the_engine():
     a, b = Value(2.0), Value(3.0)
-    d = a * b + a
+    c = a * b
+    d = c + a
     d.backward()
     d.backward()
-    assert a.grad == 8.0
+    # Only the leaves accumulate: the engine resets every node with children first.
+    assert (a.grad, b.grad, c.grad, d.grad) == (8.0, 4.0, 1.0, 1.0)
     zero_grad([a, b])
     d.backward()
-    assert a.grad == 4.0
+    assert (a.grad, b.grad) == (4.0, 2.0)
+    assert "`a.grad` becomes 8" in PAGE.text
+
+
+def test_day_29_hint_rests_on_this_page():
+    hints = lesson("day29_making_it_fast").exercises[0]["hints"]
+    assert any("zero the gradient of every non-leaf node" in h and "day 7" in h for h in hints)
+    assert "setting the gradient\nof each node that has children back to 0" in PAGE.text
 
 
 def test_cells_agree(cells):

@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from engine import Value
 from engine.nn import MLP
 
@@ -68,3 +70,28 @@ def test_cells():
     numeric = (ns["up"] - ns["down"]) / 2e-6
     assert ns["w"].grad != 0.0
     assert abs(ns["w"].grad - numeric) < 1e-6
+
+
+def test_try_this_zero_bias_gradients():
+    ns = PAGE.run_cells()
+    net, x = ns["net"], ns["x"]
+    assert len(net.layers) == 3 and [len(layer.neurons) for layer in net.layers] == [4, 4, 1]
+    assert not net.layers[2].neurons[0].nonlin  # the output neuron is linear
+    h1 = net.layers[0](x)
+    h2 = net.layers[1](h1)
+    v = [w.data for w in net.layers[2].neurons[0].w]
+    grads = [[n.b.grad for n in layer.neurons] for layer in net.layers]
+    # layers[1] feeds only the output neuron: its bias gradient is (ReLU slope) * v_j.
+    for j, n in enumerate(net.layers[1].neurons):
+        slope = 1.0 if h2[j].data > 0 else 0.0
+        assert n.b.grad == pytest.approx(slope * v[j])
+        assert v[j] != 0.0
+        assert (n.b.grad == 0.0) == (h2[j].data == 0.0)
+    # In this run some biases of both hidden layers get exactly 0, each from its own ReLU.
+    assert 0.0 in grads[0] and 0.0 in grads[1]
+    for j, n in enumerate(net.layers[0].neurons):
+        if n.b.grad == 0.0:
+            assert h1[j].data == 0.0
+    text = " ".join(PAGE.text.split())
+    assert "or does it feed a dead neuron" not in text
+    assert "sends its output only to the output neuron, which is linear" in text

@@ -192,8 +192,19 @@ def test_figure_paths_are_the_engines():
 
 
 def test_figure_caption_counts_are_the_races():
-    steps = PAGE.run_cells()["steps"]
+    ns = PAGE.run_cells()
+    steps = ns["steps"]
     caption = " ".join(re.search(r"<figcaption>(.*?)</figcaption>", _figure(), re.S)[1].split())
-    counts = (steps["SGD lr=0.18"], steps["momentum 0.9, lr=0.1"], steps["Adam lr=0.1"])
-    assert f"SGD needs {counts[0]} steps, momentum {counts[1]} and Adam {counts[2]}." in caption
-    assert "first 40 steps" in caption
+    assert (
+        f"SGD needs {steps['SGD lr=0.18']} steps at η = 0.18 ({steps['SGD lr=0.1']} at η = 0.1), "
+        f"momentum {steps['momentum 0.9, lr=0.1']} and Adam {steps['Adam lr=0.1']}." in caption
+    )
+    # The figure draws the start and 40 steps of each path, and so does the race's plot.
+    drawn = re.findall(r'data-optimizer="[^"]+" points="([^"]+)"', _figure())
+    assert {len(points.split()) for points in drawn} == {41}
+    assert "first 40 steps from (−4, 1), as the race's plot draws them" in caption
+    plotted = ns["fig"].series
+    assert [s["label"] for s in plotted] == list(steps) and len(plotted) == 4
+    assert {len(s["xs"]) for s in plotted} == {41}
+    assert "the race also runs SGD at η = 0.1, left out here" in caption
+    assert "SGD at η = 0.18 (orange)" in caption

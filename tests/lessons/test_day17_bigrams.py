@@ -119,3 +119,16 @@ def test_samples_are_words_of_letters(namespace):
     names = [namespace["sample"](namespace["P"], rng) for _ in range(50)]
     assert all(set(n) <= set(string.ascii_lowercase) for n in names)
     assert any(n in set(NAMES) for n in names)  # a counting model often finds real names
+
+
+def test_try_this_letters_that_never_end_a_name():
+    counts = bigrams(NAMES)
+    # Row i is what follows token i; its BOS column counts the names ending in i.
+    for letter in string.ascii_lowercase:
+        assert counts[(letter, BOS)] == sum(1 for n in NAMES if n.endswith(letter))
+    never = [c for c in string.ascii_lowercase if counts[(c, BOS)] == 0]
+    assert never == ["j", "q"]  # the try-this has an answer on the full dataset
+    assert counts[(BOS, BOS)] == 0  # no empty name: BOS is left out
+    text = " ".join(PAGE.text.split())
+    assert "the rows `i` whose entry in the BOS column is 0, `N[i][BOS] == 0`" in text
+    assert "the columns where" not in text

@@ -88,3 +88,64 @@ def test_try_this_same_token_in_both_slots():
     assert ns["context"] == [2, 2]
     # +2 from one slot, -2 from the other
     assert ns["C"][2][0].grad == pytest.approx(0.0, abs=1e-15)
+
+
+def test_the_starting_scales_keep_sums_near_1_and_logits_near_0(namespace):
+    cell = next(c for c in PAGE.cells if "rng = random.Random(21)" in c)
+    for line in (
+        "C = [[Value(rng.gauss(0, 1)) for _ in range(d)] for _ in range(V)]",
+        "W1 = [[Value(rng.gauss(0, (block_size * d) ** -0.5)) for _ in range(block_size * d)]",
+        "W2 = [[Value(rng.gauss(0, 0.1 * H ** -0.5)) for _ in range(H)] for _ in range(V)]",
+    ):
+        assert line in cell
+    # The same draws as the cell, in plain floats, before any training step.
+    V, d, H, B = 27, 4, 32, 3
+    rng = random.Random(21)
+    C = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(V)]
+    W1 = [[rng.gauss(0, (B * d) ** -0.5) for _ in range(B * d)] for _ in range(H)]
+    W2 = [[rng.gauss(0, 0.1 * H**-0.5) for _ in range(H)] for _ in range(V)]
+    sums, logits = [], []
+    for context, _ in namespace["train"][:2000]:
+        x = [v for t in context for v in C[t]]
+        a = [sum(w * xi for w, xi in zip(row, x)) for row in W1]
+        h = [math.tanh(v) for v in a]
+        assert max(abs(v) for v in h) < 1
+        sums += a
+        logits += [sum(w * hi for w, hi in zip(row, h)) for row in W2]
+
+    def rms(values):
+        return math.sqrt(sum(v * v for v in values) / len(values))
+
+    assert 0.7 < rms(sums) < 1.4  # "about 1 in size"
+    assert rms(logits) < 0.1  # "a standard deviation of at most 0.1"
+    text = " ".join(PAGE.text.split())
+    assert "A sum of $n$ independent terms with mean 0 has $n$ times their variance" in text
+
+
+def test_mini_batches_and_decay_as_stated(namespace):
+    assert_states(PAGE, len(namespace["train"]), "32,452")
+    cell = next(c for c in PAGE.cells if "rng = random.Random(21)" in c)
+    assert "batch = rng.sample(train, 24)" in cell
+    assert "optimizer.lr = lr * (1 - step / steps)" in cell
+    assert "Adam(params, lr=0.03), 600, 0.03" in cell
+    assert_states(PAGE, 0.03 * (1 - 0 / 600), "0.03")
+    assert_states(PAGE, 0.03 * (1 - 599 / 600), "0.00005")
+
+
+def test_sampling_needs_float_weights(namespace):
+    softmax, logits, V = (namespace[k] for k in ("softmax", "logits", "V"))
+    probs = softmax(logits([26, 26, 26]))
+    rng = random.Random(0)
+    with pytest.raises(TypeError):
+        rng.choices(range(V), weights=probs)
+    token = rng.choices(range(V), weights=[p.data for p in probs])[0]
+    assert 0 <= token < V
+    text = " ".join(PAGE.text.split())
+    assert "`rng.choices(range(V), weights=[p.data for p in softmax(logits(context))])[0]`" in text
+    assert "`rng.choices` fails with a `TypeError`" in text
+
+
+def test_hint_asks_for_the_logits_only():
+    hints = PAGE.exercises[0]["hints"]
+    assert not any("the loss is" in h for h in hints)
+    assert any("Return the logits themselves" in h and "no loss" in h for h in hints)

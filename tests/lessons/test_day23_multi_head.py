@@ -86,3 +86,17 @@ def test_attention_is_causal(namespace):
 
 def test_gradcheck_cell_passes(namespace):
     assert namespace["report"].ok
+
+
+def test_gradcheck_output_is_head_0s_second_number(namespace):
+    report = namespace["report"]
+    assert report.ok
+    # Output number 1 is head 0's second number: it reads slice 0 (numbers 0 and 1) of q and of
+    # the keys, and only the second number of each value. Everything else gets exactly 0.
+    zero = [i for i, g in enumerate(report.analytic) if g == 0.0]
+    head_1 = [4 * vector + j for vector in range(5) for j in (2, 3)]
+    first_of_values = [12, 16]
+    assert zero == sorted(head_1 + first_of_values)
+    assert "output 1: head 0's second number" in PAGE.text
+    assert "(Hint: the output is head 0's second number.)" in PAGE.text
+    assert "first_output" not in PAGE.text

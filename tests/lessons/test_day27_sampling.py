@@ -78,3 +78,14 @@ def test_greedy_is_deterministic_and_names_are_letters(namespace):
     names = [sample_name(1.0, rng) for _ in range(20)]
     assert all(set(n) <= set("abcdefghijklmnopqrstuvwxyz") and len(n) <= 16 for n in names)
     assert len(set(names)) > 10  # sampling at T = 1 varies
+
+
+def test_the_model_trains_on_the_training_split_only(namespace):
+    from engine.data import load_names, split_names
+
+    train_names, test_names = split_names(load_names(), seed=0)  # day 26's split
+    assert namespace["train_names"] == train_names and namespace["test_names"] == test_names
+    cell = next(c for c in PAGE.cells if "losses = train(" in c)
+    assert "[tokenizer.encode(n) for n in train_names]" in cell
+    assert "split_names(load_names(), seed=0)" in lesson("day26_training_gpt").text
+    assert "names the model trained on, in `train_names`" in " ".join(PAGE.text.split())

@@ -1,5 +1,7 @@
 """Day 28: the work table from the formulas and by counting, and the identical logits."""
 
+import inspect
+
 import pytest
 
 from .pages import assert_states, lesson
@@ -59,3 +61,27 @@ def test_cache_contents(namespace):
     assert len(keys) == len(values) == 1
     assert len(keys[0]) == 5 and all(len(k) == 16 for k in keys[0])
     assert namespace["kept"] == 2 * 5 * 16
+
+
+def test_trap_a_cache_kept_across_a_training_step_is_stale():
+    from engine.gpt import document_loss, gpt, init_gpt, make_optimizer, new_kv_cache
+
+    model = init_gpt(seed=28)
+    tokens = [26, 4, 12, 12, 0, 26]  # "emma", BOS on both ends
+    keys, values = new_kv_cache(model.config)
+    for pos in range(3):
+        gpt(model, tokens[pos], pos, keys, values)
+    optimizer = make_optimizer(model)
+    optimizer.zero_grad()
+    document_loss(model, tokens).backward()
+    optimizer.step()
+    stale = [z.data for z in gpt(model, tokens[3], 3, keys, values)]
+    keys, values = new_kv_cache(model.config)
+    for pos in range(4):
+        fresh = [z.data for z in gpt(model, tokens[pos], pos, keys, values)]
+    assert stale != fresh
+    # document_loss makes a fresh cache for every name it scores.
+    assert "keys, values = new_kv_cache(model.config)" in inspect.getsource(document_loss)
+    text = " ".join(PAGE.text.split())
+    assert "**Keeping a cache across a training step.**" in text
+    assert "Training with a shared cache" not in text

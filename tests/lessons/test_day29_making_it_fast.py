@@ -1,5 +1,8 @@
 """Day 29: the worked example's tuples and gradients, and every claim the race cells make."""
 
+import gc
+import weakref
+
 import pytest
 
 from engine import Value
@@ -71,3 +74,37 @@ def test_fused_nodes_are_fewer_and_agree(namespace):
     assert results["fused"][1] < results["composed"][1] / 2
     assert results["fused"][0] < results["composed"][0]  # "wins ... by a wide margin"
     assert grads["composed"] == pytest.approx(x[4].data) == grads["fused"]
+
+
+def test_in_a_textbook_graph_the_operation_nodes_are_in_loops_and_the_leaves_are_not(namespace):
+    root = namespace["network"](namespace["ClosureValue"])
+    nodes, stack, seen = [], [root], set()
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            nodes.append(v)
+            stack.extend(v._prev)
+
+    def refers_back(v):
+        cells = v._backward.__closure__ or ()
+        return any(cell.cell_contents is v for cell in cells)
+
+    leaves = [v for v in nodes if not v._prev]
+    made = [v for v in nodes if v._prev]
+    assert leaves and made
+    assert all(refers_back(v) for v in made)  # out -> _backward -> out
+    assert not any(refers_back(v) for v in leaves)  # a leaf's _backward holds nothing
+    # The leaves still wait for the collector: dropping the graph does not free them.
+    alive = [weakref.ref(v) for v in leaves]
+    gc.disable()  # no automatic collection between the two looks
+    try:
+        del root, nodes, stack, leaves, made, v
+        assert all(r() is not None for r in alive)
+        gc.collect()
+        assert all(r() is None for r in alive)
+    finally:
+        gc.enable()
+    text = " ".join(PAGE.text.split())
+    assert "The leaves are in no loop, but only those loops refer to them" in text
+    assert "leave every node in a loop" not in text

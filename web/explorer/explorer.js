@@ -3,7 +3,8 @@
 //
 // All numbers come from `engine.expr.explore` (Python, in the course worker); this file
 // lays out, draws and steps through them. Stable hooks for tests and lessons:
-// [data-explorer] root, input[data-role=expression], input[data-var=NAME],
+// [data-explorer] root, [data-explorer-values] on it or around it (the starting values of
+// its variables, as JSON), input[data-role=expression], input[data-var=NAME],
 // [data-action=forward|backward|finish|play|prev|next], [data-node] with data-label,
 // data-value and data-grad (empty until shown), [data-role=error].
 
@@ -52,6 +53,25 @@ function pathThrough(points) {
   return d;
 }
 
+/**
+ * The starting values a lesson gives its explorer: `data-explorer-values='{"a": 2, "b": 3}'`
+ * on the explorer's element or on one around it. A variable it does not name, or names with
+ * something other than a finite number, starts at the engine's default.
+ */
+export function startValues(root) {
+  const holder = root.closest("[data-explorer-values]");
+  if (!holder) return {};
+  let given;
+  try {
+    given = JSON.parse(holder.dataset.explorerValues);
+  } catch {
+    console.warn("data-explorer-values is not JSON:", holder.dataset.explorerValues);
+    return {};
+  }
+  if (given === null || typeof given !== "object" || Array.isArray(given)) return {};
+  return Object.fromEntries(Object.entries(given).filter(([, x]) => typeof x === "number" && Number.isFinite(x)));
+}
+
 function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
@@ -65,7 +85,8 @@ export class Explorer {
     this.root = root;
     this.engine = engine;
     this.uid = ++instances;
-    this.values = {};
+    this.initialValues = startValues(root);
+    this.values = { ...this.initialValues };
     this.result = null;
     this.mode = "forward";
     this.step = 0;
@@ -250,7 +271,7 @@ export class Explorer {
     if (rebuild) {
       this.pause();
       this.text = text;
-      this.values = this.result ? { ...this.values } : {};
+      this.values = this.result ? { ...this.values } : { ...this.initialValues };
     }
     const job = { text: this.text, values: { ...this.values }, rebuild, seq: ++this.seq };
     if (this.inflight) {
