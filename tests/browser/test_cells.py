@@ -7,6 +7,7 @@ import time
 
 import pytest
 from helpers import PLAYGROUND, cell, editor_text, output, run, set_code, wait_state
+from playwright.sync_api import expect
 
 
 def test_cell_runs_and_shows_its_output(course_page, base_url):
@@ -230,7 +231,8 @@ def test_one_worker_lives_across_instant_navigation(course_page, base_url):
     # Material's footer links: the course map comes right before the playground.
     page.locator("a.md-footer__link--prev").click()
     page.wait_for_url(base_url + "map/")
-    assert page.locator("[data-cell]").count() == 0
+    # Material pushes the new address before it swaps the page in: wait for the swap.
+    expect(page.locator("[data-cell]")).to_have_count(0)
     page.locator("a.md-footer__link--next").click()
     page.wait_for_url(re.compile(r"playground/$"))
     assert page.evaluate("() => coursePython.worker.testMark") == "same worker"
