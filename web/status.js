@@ -12,7 +12,7 @@ export function mountStatus(root, client) {
   (anchor?.parentElement ?? root).insertBefore(line, anchor);
   unsubscribe = client.onStatus(({ phase, message }) => {
     line.dataset.pythonStatus = phase;
-    line.textContent = `Python: ${message}`;
+    line.textContent = message; // every message names Python itself
   });
   return line;
 }

@@ -282,3 +282,14 @@ def test_a_page_without_cells_starts_no_python(course_page, base_url):
     page.goto(base_url + "map/")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("() => coursePython.worker === null")
+
+
+def test_the_status_line_names_python_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    status = page.locator(".course-status")
+    page.wait_for_function(
+        "() => document.querySelector('.course-status')?.dataset.pythonStatus === 'ready'",
+        timeout=60_000,
+    )
+    assert status.inner_text() == "Python is ready."
