@@ -8,7 +8,7 @@
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
-import { cellKey, forgetEdit, hashText, loadEdit, saveEdit } from "./storage.js";
+import { cellKey, forgetEdit, hashText, loadEdit, saveNow, saveSoon } from "./storage.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
 
@@ -102,12 +102,10 @@ class Cell {
   }
 
   changed(text) {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => saveEdit(this.key, text, this.original), 300);
+    saveSoon(this.key, text, this.original);
   }
 
   reset() {
-    clearTimeout(this.saveTimer);
     setText(this.view, this.original);
     forgetEdit(this.key);
     this.notice.hidden = true;
@@ -123,6 +121,7 @@ class Cell {
   /** Run this cell after any earlier cell this session has not run yet. */
   async run() {
     if (this.el.dataset.state === "running") return;
+    saveNow(this.key); // Run keeps the edit at once, not after the typing pause
     const { cells, client, page } = this.ctx;
     this.stopped = false;
     this.setState("running");

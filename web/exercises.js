@@ -7,7 +7,17 @@ import { zipSync, strToU8 } from "fflate";
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
-import { exerciseKey, forgetEdit, hashText, isDone, loadEdit, markDone, saveEdit } from "./storage.js";
+import {
+  exerciseKey,
+  flushSaves,
+  forgetEdit,
+  hashText,
+  isDone,
+  loadEdit,
+  markDone,
+  saveNow,
+  saveSoon,
+} from "./storage.js";
 
 class Exercise {
   constructor(el, ctx) {
@@ -46,10 +56,7 @@ class Exercise {
       doc: saved ? saved.code : this.original,
       label: `Python code, exercise ${file}`,
       onRun: () => this.check(),
-      onChange: (text) => {
-        clearTimeout(this.saveTimer);
-        this.saveTimer = setTimeout(() => saveEdit(this.key, text, this.original), 300);
-      },
+      onChange: (text) => saveSoon(this.key, text, this.original),
     });
 
     const toolbar = document.createElement("div");
@@ -113,7 +120,6 @@ class Exercise {
   }
 
   reset() {
-    clearTimeout(this.saveTimer);
     setText(this.view, this.original);
     forgetEdit(this.key);
     this.notice.hidden = true;
@@ -121,6 +127,7 @@ class Exercise {
 
   async check() {
     if (this.el.dataset.state === "running") return;
+    saveNow(this.key); // Check keeps the edit at once, not after the typing pause
     this.el.dataset.state = "running";
     this.checkButton.disabled = true;
     this.output.clear();
@@ -173,6 +180,7 @@ class Exercise {
 export async function downloadAll(siteRoot) {
   const index = await (await fetch(new URL("exercises/index.json", siteRoot))).json();
   const files = {};
+  flushSaves(); // the edit typed a moment ago is in the zip too
   for (const file of index.files) {
     const text = loadEdit(exerciseKey(file))?.code ?? (await (await fetch(new URL(`exercises/${file}`, siteRoot))).text());
     files[`exercises/${file}`] = strToU8(text);

@@ -7,6 +7,7 @@ import { mountCells } from "./cells.js";
 import { mountExercises } from "./exercises.js";
 import { mountStatus } from "./status.js";
 import { mountExplorerPage } from "./explorer/index.js";
+import { flushSaves } from "./storage.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -39,6 +40,7 @@ function renderMath(root) {
 }
 
 function mount() {
+  flushSaves(); // edits typed on the page just left (instant navigation) are kept
   const root = document.querySelector("article") ?? document.body;
   renderMath(root);
   const page = pageKey();
@@ -53,6 +55,9 @@ function mount() {
   else setTimeout(prefetch, 500);
 }
 
+// Instant navigation: pending edits are written as soon as the location changes,
+// before the next page replaces this one (pagehide and visibilitychange cover the rest).
+window.location$?.subscribe?.(() => flushSaves());
 if (window.document$?.subscribe) window.document$.subscribe(() => mount());
 else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
 else mount();

@@ -47,3 +47,22 @@ def run(block, timeout=60.0):
 
 def output(block):
     return block.locator("[data-output]").inner_text()
+
+
+def saved_code(page, key):
+    """The code saved under `key` in localStorage, or None."""
+    return page.evaluate("k => JSON.parse(localStorage.getItem(k) || 'null')?.code ?? null", key)
+
+
+def click_and_read_saved(block, action, key):
+    """Click the block's `action` button and read what is saved under `key`, in one go.
+
+    Both happen in the page in one task: no timer can fire between them, so only
+    a save made by the click itself is seen.
+    """
+    return block.evaluate(
+        "(el, [action, key]) => {"
+        " el.querySelector(`[data-action=${action}]`).click();"
+        " return JSON.parse(localStorage.getItem(key) || 'null')?.code ?? null }",
+        [action, key],
+    )

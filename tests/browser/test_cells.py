@@ -6,7 +6,17 @@ import re
 import time
 
 import pytest
-from helpers import PLAYGROUND, cell, editor_text, output, run, set_code, wait_state
+from helpers import (
+    PLAYGROUND,
+    cell,
+    click_and_read_saved,
+    editor_text,
+    output,
+    run,
+    saved_code,
+    set_code,
+    wait_state,
+)
 from playwright.sync_api import expect
 
 
@@ -293,3 +303,64 @@ def test_the_status_line_names_python_once(course_page, base_url):
         timeout=60_000,
     )
     assert status.inner_text() == "Python is ready."
+
+
+def test_an_edit_typed_just_before_a_reload_is_kept(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    original = editor_text(block)
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("  # mine")
+    typed = time.monotonic()
+    assert time.monotonic() - typed < 0.05  # the reload starts well within 50 ms
+    page.reload(wait_until="commit")
+    assert editor_text(cell(page, 0)) == original + "  # mine"
+
+
+def test_hiding_the_page_saves_the_edit_at_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "print('saved when hidden')")
+    # A tab switch, or a phone's home button: the page may never be shown again.
+    page.evaluate(
+        "() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden'});"
+        " document.dispatchEvent(new Event('visibilitychange')) }"
+    )
+    key = "derivative-to-gpt/v1/page/playground/cell/0"
+    assert saved_code(page, key) == "print('saved when hidden')"
+
+
+def test_run_saves_the_edit_at_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "print('saved on Run')")
+    key = "derivative-to-gpt/v1/page/playground/cell/0"
+    assert click_and_read_saved(block, "run", key) == "print('saved on Run')"
+
+
+def test_storage_that_fails_is_said_once_and_cells_still_run(course_page, base_url):
+    page = course_page
+    # Storage full or disabled: every write throws, as Safari's private mode did.
+    page.add_init_script(
+        "Storage.prototype.setItem = function () {"
+        " throw new DOMException('The quota has been exceeded.', 'QuotaExceededError') }"
+    )
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "print('still runs')")
+    page.keyboard.type("  # more typing")
+    page.wait_for_timeout(600)
+    assert run(block) == "done", output(block)
+    assert output(block).strip() == "still runs"
+    notice = page.locator(".course-storage-notice")
+    expect(notice).to_have_count(1)
+    expect(notice).to_be_visible()
+    assert "will not be kept" in notice.inner_text()
+    assert run(cell(page, 1)) in ("done", "error")
+    set_code(cell(page, 1), "print(2)")
+    page.wait_for_timeout(600)
+    expect(notice).to_have_count(1)

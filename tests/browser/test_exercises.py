@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 from pathlib import Path
 
-from helpers import PLAYGROUND, editor_text, set_code, wait_state
+from helpers import PLAYGROUND, click_and_read_saved, editor_text, set_code, wait_state
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE = "day05_add_mul.py"
@@ -86,3 +87,26 @@ def test_download_all_exercises_as_one_zip_with_edits(course_page, base_url):
         )
         assert names == expected
         assert zf.read(f"exercises/{FILE}").decode() == "# my attempt\n"
+
+
+def test_an_exercise_edit_typed_just_before_a_reload_is_kept(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    original = editor_text(block)
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# mine")
+    typed = time.monotonic()
+    assert time.monotonic() - typed < 0.05  # the reload starts well within 50 ms
+    page.reload(wait_until="commit")
+    assert editor_text(exercise(page)) == original + "# mine"
+
+
+def test_check_saves_the_edit_at_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    set_code(block, "# saved on Check\n")
+    key = f"derivative-to-gpt/v1/exercise/{FILE}"
+    assert click_and_read_saved(block, "check", key) == "# saved on Check\n"
