@@ -4,10 +4,14 @@
 // Cells of one page share one namespace in page order. Running a cell first runs
 // every earlier cell that has not run in the current Python session ("run-above"),
 // so no cell fails for want of a name defined above it.
+//
+// A run waiting its turn says for what ("waiting for cell 2 to finish…"), and a run
+// past a second shows its time ("running… 3 s") beside the buttons.
 
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
+import { RunStatus } from "./runstatus.js";
 import { cellKey, forgetEdit, hashText, loadEdit, saveNow, saveSoon } from "./storage.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
@@ -41,6 +45,7 @@ class Cell {
     this.limit = Number(el.dataset.timeout) || DEFAULT_TIME_LIMIT;
     this.key = cellKey(ctx.page, index);
     this.job = null;
+    this.blocker = null; // the cell above this run waits for (run-above)
     this.build();
   }
 
@@ -59,7 +64,8 @@ class Cell {
     this.stopButton = button("stop", "■ Stop", "Stop the running code");
     this.resetButton = button("reset", "↺ Reset", "Put back the lesson's code");
     this.stopButton.disabled = true;
-    toolbar.append(this.runButton, this.stopButton, this.resetButton);
+    this.runStatus = new RunStatus("running");
+    toolbar.append(this.runButton, this.stopButton, this.resetButton, this.runStatus.el);
 
     this.notice = document.createElement("div");
     this.notice.className = "course-notice";
@@ -111,24 +117,33 @@ class Cell {
     this.notice.hidden = true;
   }
 
+  get busy() {
+    return this.el.dataset.state === "running" || this.el.dataset.state === "waiting";
+  }
+
+  /** idle | waiting (its turn has not come) | running | done | error */
   setState(state) {
     this.el.dataset.state = state;
-    const busy = state === "running";
+    const busy = this.busy;
     this.stopButton.disabled = !busy;
     this.runButton.disabled = busy;
+    if (!busy) this.runStatus.clear();
   }
 
   /** Run this cell after any earlier cell this session has not run yet. */
   async run() {
-    if (this.el.dataset.state === "running") return;
+    if (this.busy) return;
     saveNow(this.key); // Run keeps the edit at once, not after the typing pause
     const { cells, client, page } = this.ctx;
     this.stopped = false;
-    this.setState("running");
+    this.setState("waiting");
     this.output.clear();
     for (const earlier of cells.slice(0, this.index)) {
       if (session(client, page).ran.has(earlier.index)) continue;
+      this.runStatus.waiting(`waiting for cell ${earlier.index + 1} to finish…`);
+      this.blocker = earlier;
       const ok = await earlier.execute();
+      this.blocker = null;
       if (this.stopped) {
         this.output.note("Stopped.");
         this.setState("idle");
@@ -157,13 +172,18 @@ class Cell {
 
   async executeOnce() {
     const { client, page, ns } = this.ctx;
-    this.setState("running");
+    this.setState("waiting");
     this.output.clear();
     const { job, promise } = client.run({
       ns,
       code: getText(this.view),
       filename: `<cell ${this.index + 1}>`,
       timeLimit: this.limit,
+      owner: { label: `cell ${this.index + 1}`, page },
+      onProgress: (progress) => {
+        if (progress.state === "running") this.setState("running");
+        this.runStatus.progress(progress);
+      },
       onStream: (stream, text) => this.output.text(stream, text),
       onFigure: (svg, key) => this.output.figure(svg, key),
     });
@@ -189,8 +209,9 @@ class Cell {
 
   stop() {
     this.stopped = true;
-    const running = this.job ?? this.ctx.cells.find((c) => c.job)?.job;
-    if (running) this.ctx.client.stop(running, "stop");
+    // This cell's own run (running or queued), else the cell above it waits for.
+    const target = this.job ?? this.blocker?.job;
+    if (target) this.ctx.client.stop(target, "stop");
   }
 }
 

@@ -1,12 +1,14 @@
 // Exercise blocks: `<div class="course-exercise" data-exercise="dayNN_slug.py">`
 // written by the `exercise` fence from the exercise file itself. The editor holds
 // the file; Check runs the exercise's public checks in the worker (the same
-// functions the CPython grader runs); hints open one at a time.
+// functions the CPython grader runs); Stop ends them like a cell's Stop; hints open
+// one at a time.
 
 import { zipSync, strToU8 } from "fflate";
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
+import { RunStatus } from "./runstatus.js";
 import {
   exerciseKey,
   flushSaves,
@@ -18,6 +20,8 @@ import {
   saveNow,
   saveSoon,
 } from "./storage.js";
+
+const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
 
 class Exercise {
   constructor(el, ctx) {
@@ -62,10 +66,20 @@ class Exercise {
     const toolbar = document.createElement("div");
     toolbar.className = "course-toolbar";
     this.checkButton = button("check", "✓ Check", "Run this exercise's checks (Shift+Enter)");
+    this.stopButton = button("stop", "■ Stop", "Stop the checks");
+    this.stopButton.disabled = true;
     this.hintButton = button("hint", "Hint", "Show the next hint");
     this.resetButton = button("reset", "↺ Reset", "Put back the exercise file as given");
     this.downloadButton = button("download", "⤓ All exercises (.zip)", "Download every exercise file, with your edits");
-    toolbar.append(this.checkButton, this.hintButton, this.resetButton, this.downloadButton);
+    this.runStatus = new RunStatus("checking");
+    toolbar.append(
+      this.checkButton,
+      this.stopButton,
+      this.hintButton,
+      this.resetButton,
+      this.downloadButton,
+      this.runStatus.el,
+    );
     this.hintButton.hidden = this.hints.length === 0;
     this.updateHintButton();
 
@@ -86,6 +100,7 @@ class Exercise {
 
     el.append(header, host, toolbar, this.notice, this.hintList, result);
     this.checkButton.addEventListener("click", () => this.check());
+    this.stopButton.addEventListener("click", () => this.stop());
     this.hintButton.addEventListener("click", () => this.nextHint());
     this.resetButton.addEventListener("click", () => this.reset());
     this.downloadButton.addEventListener("click", () => downloadAll(this.ctx.siteRoot));
@@ -125,29 +140,74 @@ class Exercise {
     this.notice.hidden = true;
   }
 
+  get busy() {
+    return this.el.dataset.state === "running" || this.el.dataset.state === "waiting";
+  }
+
+  /** idle | waiting (its turn has not come) | running | pass | fail */
+  setState(state) {
+    this.el.dataset.state = state;
+    const busy = this.busy;
+    this.checkButton.disabled = busy;
+    this.stopButton.disabled = !busy;
+    if (!busy) this.runStatus.clear();
+  }
+
   async check() {
-    if (this.el.dataset.state === "running") return;
+    if (this.busy) return;
     saveNow(this.key); // Check keeps the edit at once, not after the typing pause
-    this.el.dataset.state = "running";
-    this.checkButton.disabled = true;
+    this.setState("waiting");
     this.output.clear();
-    this.output.note("Checking…");
-    const { promise } = this.ctx.client.check({ exercise: this.file, source: getText(this.view) });
+    // Read when Check is pressed: a block may carry its own limit, like a cell.
+    const limit = Number(this.el.dataset.timeout) || DEFAULT_TIME_LIMIT;
+    const { job, promise } = this.ctx.client.check({
+      exercise: this.file,
+      source: getText(this.view),
+      timeLimit: limit,
+      owner: { label: `the checks of ${this.file}`, page: this.ctx.page },
+      onProgress: (progress) => {
+        if (progress.state === "running" && this.el.dataset.state !== "running") {
+          this.setState("running");
+          this.output.note("Checking…");
+        }
+        this.runStatus.progress(progress);
+      },
+    });
+    this.job = job;
     const reply = await promise;
-    this.checkButton.disabled = false;
+    this.job = null;
     this.output.clear();
     const checks = reply.value?.checks;
     if (reply.ok && Array.isArray(checks)) {
       this.showChecks(checks);
       const passed = checks.length > 0 && checks.every((c) => c.passed);
-      this.el.dataset.state = passed ? "pass" : "fail";
+      this.setState(passed ? "pass" : "fail");
       if (passed) markDone(this.file, true);
       this.badge.hidden = !isDone(this.file);
       return;
     }
-    this.el.dataset.state = "fail";
-    if (reply.interrupted) this.output.note("Stopped: the checks ran past their time limit.", "stopped");
-    else this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+    if (reply.interrupted && reply.reason === "timeout") {
+      this.output.note(
+        `Stopped after ${limit} s: the checks never finished. Your code may loop forever (a while loop whose condition never turns false?) or do far more work than the exercise needs; fix it, then press ✓ Check again.`,
+        "stopped",
+      );
+      this.setState("fail");
+    } else if (reply.interrupted) {
+      this.output.note(
+        reply.restarted && reply.reason === "stop"
+          ? "Stopped. Python restarted, so the page's cells will run again when needed."
+          : "Stopped.",
+        "stopped",
+      );
+      this.setState("idle");
+    } else {
+      this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+      this.setState("fail");
+    }
+  }
+
+  stop() {
+    if (this.job) this.ctx.client.stop(this.job, "stop");
   }
 
   showChecks(checks) {

@@ -49,6 +49,12 @@ def output(block):
     return block.locator("[data-output]").inner_text()
 
 
+def run_status(block):
+    """What the block says about its run beside its buttons (waiting, elapsed time), or ""."""
+    status = block.locator("[data-run-status]")
+    return "" if status.is_hidden() else status.inner_text()
+
+
 def saved_code(page, key):
     """The code saved under `key` in localStorage, or None."""
     return page.evaluate("k => JSON.parse(localStorage.getItem(k) || 'null')?.code ?? null", key)

@@ -13,6 +13,7 @@ from helpers import (
     editor_text,
     output,
     run,
+    run_status,
     saved_code,
     set_code,
     wait_state,
@@ -303,6 +304,55 @@ def test_the_status_line_names_python_once(course_page, base_url):
         timeout=60_000,
     )
     assert status.inner_text() == "Python is ready."
+
+
+def test_a_long_cell_shows_how_long_it_has_run(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    assert run(block) == "done"  # Python is warm: the time below is the cell's own
+    assert run_status(block) == ""  # a quick run says nothing
+    set_code(block, "import time\ntime.sleep(3.5)")
+    block.locator("[data-action=run]").click()
+    wait_state(block, "running", timeout=5)
+    status = block.locator("[data-run-status]")
+    expect(status).to_have_text("running… 1 s", timeout=3_000)
+    expect(status).to_have_text("running… 2 s", timeout=3_000)
+    expect(status).to_have_text("running… 3 s", timeout=3_000)
+    wait_state(block, "done", timeout=10)
+    expect(status).to_be_hidden()
+
+
+def test_a_queued_run_says_what_it_is_waiting_for(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first, second, third = cell(page, 0), cell(page, 1), cell(page, 2)
+    assert run(first) == "done"
+    exercise = page.locator("[data-exercise]")
+    stub = editor_text(exercise)
+    set_code(exercise, "import time\ntime.sleep(2)\n" + stub)  # checks that take 2 s
+    set_code(first, "import time\ntime.sleep(3)")
+    first.locator("[data-action=run]").click()
+    wait_state(first, "running", timeout=5)
+    # The exercise's checks wait in the queue behind cell 1, and say so.
+    exercise.locator("[data-action=check]").click()
+    assert wait_state(exercise, ("waiting",), timeout=5) == "waiting"
+    assert run_status(exercise) == "waiting for cell 1 to finish…"
+    # Cell 3 first runs cell 2 above it, which waits behind cell 1 (and the checks).
+    third.locator("[data-action=run]").click()
+    wait_state(third, "waiting", timeout=5)
+    assert run_status(third) == "waiting for cell 2 to finish…"
+    wait_state(second, "waiting", timeout=5)
+    assert run_status(second) == "waiting for cell 1 to finish…"
+    assert first.get_attribute("data-state") == "running"
+    # Each says what it waits for next, then runs.
+    expect(second.locator("[data-run-status]")).to_have_text(
+        "waiting for the checks of day05_add_mul.py to finish…", timeout=10_000
+    )
+    assert wait_state(third, ("done", "error"), timeout=60) == "done", output(third)
+    assert wait_state(exercise, ("pass", "fail"), timeout=60) == "fail"
+    for block in (first, second, third, exercise):
+        assert run_status(block) == ""
 
 
 def test_an_edit_typed_just_before_a_reload_is_kept(course_page, base_url):

@@ -7,7 +7,8 @@ import time
 import zipfile
 from pathlib import Path
 
-from helpers import PLAYGROUND, click_and_read_saved, editor_text, set_code, wait_state
+from helpers import PLAYGROUND, click_and_read_saved, editor_text, run_status, set_code, wait_state
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE = "day05_add_mul.py"
@@ -87,6 +88,58 @@ def test_download_all_exercises_as_one_zip_with_edits(course_page, base_url):
         )
         assert names == expected
         assert zf.read(f"exercises/{FILE}").decode() == "# my attempt\n"
+
+
+def result_text(block):
+    return block.locator("[data-result]").inner_text()
+
+
+def test_an_endless_loop_in_an_exercise_can_be_stopped(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    stop = block.locator("[data-action=stop]")
+    assert stop.is_disabled()
+    set_code(block, "while True:\n    pass\n")
+    block.locator("[data-action=check]").click()
+    wait_state(block, "running", timeout=60)
+    page.wait_for_timeout(500)
+    start = time.monotonic()
+    stop.click()
+    wait_state(block, "idle", timeout=5)
+    assert time.monotonic() - start < 1.0
+    assert result_text(block).strip() == "Stopped."
+    assert stop.is_disabled()
+    # Python is still there (the interrupt kept it): the reference passes at once.
+    set_code(block, (ROOT / "solutions" / FILE).read_text())
+    assert check(block, timeout=30) == "pass", result_text(block)
+
+
+def test_the_checks_time_limit_is_said_in_words(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    block.evaluate("el => { el.dataset.timeout = '2' }")  # the default is 60 s
+    set_code(block, "while True:\n    pass\n")
+    start = time.monotonic()
+    assert check(block, timeout=30) == "fail"
+    assert time.monotonic() - start < 30
+    text = result_text(block)
+    assert text.startswith("Stopped after 2 s: the checks never finished"), text
+    assert "undefined" not in text
+
+
+def test_a_long_check_shows_how_long_it_has_run(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    stub = editor_text(block)
+    set_code(block, "import time\ntime.sleep(2.5)\n" + stub)
+    block.locator("[data-action=check]").click()
+    status = block.locator("[data-run-status]")
+    expect(status).to_have_text("checking… 2 s", timeout=60_000)
+    assert wait_state(block, ("pass", "fail")) == "fail"
+    assert run_status(block) == ""
 
 
 def test_an_exercise_edit_typed_just_before_a_reload_is_kept(course_page, base_url):
