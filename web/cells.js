@@ -3,7 +3,9 @@
 //
 // Cells of one page share one namespace in page order. Running a cell first runs
 // every earlier cell that has not run in the current Python session ("run-above"),
-// so no cell fails for want of a name defined above it.
+// so no cell fails for want of a name defined above it. A cell the learner stopped
+// (or its time limit did) is skipped, with a note, until the learner edits it or runs
+// it by itself: a runaway is never started again behind their back.
 //
 // A run waiting its turn says for what ("waiting for cell 2 to finish…"), and a run
 // past a second shows its time ("running… 3 s") beside the buttons.
@@ -46,6 +48,7 @@ class Cell {
     this.key = cellKey(ctx.page, index);
     this.job = null;
     this.blocker = null; // the cell above this run waits for (run-above)
+    this.stoppedByLearner = false; // skipped by run-above until edited or run by itself
     this.build();
   }
 
@@ -108,6 +111,7 @@ class Cell {
   }
 
   changed(text) {
+    this.stoppedByLearner = false; // an edited cell is the learner's fix: run-above may run it
     saveSoon(this.key, text, this.original);
   }
 
@@ -136,10 +140,18 @@ class Cell {
     saveNow(this.key); // Run keeps the edit at once, not after the typing pause
     const { cells, client, page } = this.ctx;
     this.stopped = false;
+    this.stoppedByLearner = false; // run by itself: no longer a cell to skip
     this.setState("waiting");
     this.output.clear();
     for (const earlier of cells.slice(0, this.index)) {
       if (session(client, page).ran.has(earlier.index)) continue;
+      if (earlier.stoppedByLearner) {
+        this.output.note(
+          `Cell ${earlier.index + 1} above was stopped, so it was not run again; run it yourself when it is fixed.`,
+          "skipped",
+        );
+        continue;
+      }
       this.runStatus.waiting(`waiting for cell ${earlier.index + 1} to finish…`);
       this.blocker = earlier;
       const ok = await earlier.execute();
@@ -158,22 +170,23 @@ class Cell {
         return;
       }
     }
-    await this.execute();
+    // The notes about skipped cells above stay: they explain what follows.
+    await this.execute({ keepOutput: true });
   }
 
   /** Run this cell's code now (or join the run already under way); true when it finished without an error. */
-  execute() {
+  execute({ keepOutput = false } = {}) {
     // A cell run above another while it is still running must not be queued a second time.
-    this.pending ??= this.executeOnce().finally(() => {
+    this.pending ??= this.executeOnce(keepOutput).finally(() => {
       this.pending = null;
     });
     return this.pending;
   }
 
-  async executeOnce() {
+  async executeOnce(keepOutput) {
     const { client, page, ns } = this.ctx;
     this.setState("waiting");
-    this.output.clear();
+    if (!keepOutput) this.output.clear();
     const { job, promise } = client.run({
       ns,
       code: getText(this.view),
@@ -198,6 +211,9 @@ class Cell {
     }
     session(client, page).ran.delete(this.index);
     if (reply.interrupted) {
+      // Stopped while it ran, by the learner or its time limit: a runaway, not to be
+      // run again by a cell below until the learner edits it or runs it.
+      if (job.running && !reply.cancelled && reply.reason !== "restart") this.stoppedByLearner = true;
       this.output.note(describeStop(reply, this.limit), "stopped");
       this.setState("idle");
     } else {

@@ -355,6 +355,54 @@ def test_a_queued_run_says_what_it_is_waiting_for(course_page, base_url):
         assert run_status(block) == ""
 
 
+def test_a_stopped_cell_is_not_run_again_behind_the_learners_back(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first, second, third = cell(page, 0), cell(page, 1), cell(page, 2)
+    set_code(first, "while True:\n    pass")
+    first.locator("[data-action=run]").click()
+    wait_state(first, "running", timeout=60)
+    page.wait_for_timeout(300)
+    first.locator("[data-action=stop]").click()
+    wait_state(first, "idle", timeout=5)
+    # Cell 2 needs the cells above it, but the stopped one is skipped, and it says so.
+    set_code(second, "print('cell 2 ran')")
+    start = time.monotonic()
+    assert run(second, timeout=10) == "done", output(second)
+    assert time.monotonic() - start < 5
+    text = output(second)
+    assert (
+        "Cell 1 above was stopped, so it was not run again; run it yourself when it is fixed."
+        in text
+    )
+    assert "cell 2 ran" in text
+    assert first.get_attribute("data-state") == "idle"
+    # Once the learner edits it, the cell is no longer "stopped": cell 3 runs it first.
+    set_code(first, "x = 3.0")
+    assert run(third, timeout=60) == "done", output(third)
+    assert first.get_attribute("data-state") == "done"
+    assert "was stopped" not in output(third)
+
+
+def test_a_stopped_cell_that_its_own_run_brings_back_runs_above_again(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first, second = cell(page, 0), cell(page, 1)
+    # Loops on its first run only, then fails: run by itself, it is no longer "stopped".
+    set_code(first, "n = globals().get('n', 0) + 1\nwhile n == 1:\n    pass\nraise ValueError(n)")
+    first.locator("[data-action=run]").click()
+    wait_state(first, "running", timeout=60)
+    page.wait_for_timeout(300)
+    first.locator("[data-action=stop]").click()
+    wait_state(first, "idle", timeout=5)
+    assert run(first, timeout=10) == "error"
+    assert "ValueError: 2" in output(first)
+    # Cell 2 runs it again (it did not finish), and stops at its error.
+    assert run(second, timeout=10) == "error"
+    assert "ValueError: 3" in output(first)
+    assert "Cell 1 above did not finish" in output(second)
+
+
 def test_an_edit_typed_just_before_a_reload_is_kept(course_page, base_url):
     page = course_page
     page.goto(base_url + PLAYGROUND)
