@@ -3,6 +3,9 @@
 // the file; Check runs the exercise's public checks in the worker (the same
 // functions the CPython grader runs); Stop ends them like a cell's Stop; hints open
 // one at a time.
+//
+// The exercise files are written for a checkout (`python -m grader`, docs/lessons/...):
+// the page shows that wording the page's way (wording.js), and leaves the files as they are.
 
 import { zipSync, strToU8 } from "fflate";
 import { createEditor, getText, setText } from "./editor.js";
@@ -20,6 +23,7 @@ import {
   saveNow,
   saveSoon,
 } from "./storage.js";
+import { exerciseAnchor, pageWording, rewriteMessage } from "./wording.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
 
@@ -38,6 +42,7 @@ class Exercise {
   build() {
     const { el, file } = this;
     el.dataset.state = "idle";
+    el.id = exerciseAnchor(file); // where the messages' "lesson's exercise section" links land
     el.setAttribute("role", "group");
     el.setAttribute("aria-label", `Exercise ${file}`);
     el.replaceChildren();
@@ -61,6 +66,7 @@ class Exercise {
       label: `Python code, exercise ${file}`,
       onRun: () => this.check(),
       onChange: (text) => saveSoon(this.key, text, this.original),
+      extensions: [pageWording(this.ctx.siteRoot)],
     });
 
     const toolbar = document.createElement("div");
@@ -179,7 +185,7 @@ class Exercise {
     this.output.clear();
     const checks = reply.value?.checks;
     if (reply.ok && Array.isArray(checks)) {
-      this.showChecks(checks);
+      this.showChecks(checks, reply.value.file_error);
       const passed = checks.length > 0 && checks.every((c) => c.passed);
       this.setState(passed ? "pass" : "fail");
       if (passed) markDone(this.file, true);
@@ -210,9 +216,20 @@ class Exercise {
     if (this.job) this.ctx.client.stop(this.job, "stop");
   }
 
-  showChecks(checks) {
+  /** The checks' results; `fileError`: the file itself did not run (said once, not per check). */
+  showChecks(checks, fileError) {
     const passed = checks.filter((c) => c.passed).length;
     this.output.note(`${passed} of ${checks.length} checks passed.`, passed === checks.length ? "pass" : "fail");
+    if (fileError) {
+      this.output.note(
+        `Your file did not run, so none of its ${checks.length} checks could run. Fix this, then press ✓ Check again:`,
+        "fail",
+      );
+      const pre = document.createElement("pre");
+      pre.className = "course-output__error";
+      pre.append(...rewriteMessage(fileError, this.ctx.siteRoot));
+      this.output.append(pre);
+    }
     const list = document.createElement("ul");
     list.className = "course-checks";
     for (const c of checks) {
@@ -227,7 +244,7 @@ class Exercise {
       li.append(mark, " ", name);
       if (c.message) {
         const msg = document.createElement("pre");
-        msg.textContent = c.message;
+        msg.append(...rewriteMessage(c.message, this.ctx.siteRoot));
         li.append(msg);
       }
       list.append(li);

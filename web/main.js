@@ -39,6 +39,14 @@ function renderMath(root) {
   });
 }
 
+/** Arriving at "#exercise-…" (a check message's link to the lesson): show that exercise.
+ *  Its id is given by the runtime, so neither the browser nor Material could scroll to it. */
+function scrollToExercise() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (!id.startsWith("exercise-")) return;
+  document.getElementById(id)?.scrollIntoView({ block: "start" });
+}
+
 function mount() {
   flushSaves(); // edits typed on the page just left (instant navigation) are kept
   const root = document.querySelector("article") ?? document.body;
@@ -49,6 +57,7 @@ function mount() {
   mountExplorerPage(root, client);
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);
+  if (exercises.length) scrollToExercise();
   // Idle prefetch: Python loads while the reader reads, so the first Run is quick.
   const prefetch = () => client.boot();
   if ("requestIdleCallback" in window) requestIdleCallback(prefetch, { timeout: 1500 });

@@ -142,6 +142,45 @@ def test_a_long_check_shows_how_long_it_has_run(course_page, base_url):
     assert run_status(block) == ""
 
 
+def test_the_stubs_message_points_to_the_lesson_and_the_check_button(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    assert check(block) == "fail"
+    result = block.locator("[data-result]")
+    text = result.inner_text()
+    assert "docs/lessons/" not in text and "python -m grader" not in text
+    assert "Day 5: write _backward of +." in text
+    assert "then press ✓ Check again" in text
+    links = result.locator("a[data-lesson-link]")
+    assert links.count() >= 1
+    href = base_url + "lessons/day05_add_mul/#exercise-day05_add_mul"
+    assert {links.nth(i).evaluate("a => a.href") for i in range(links.count())} == {href}
+    # The file in the editor is the file, but the page tells the page's way to check it.
+    assert editor_text(block) == (ROOT / "exercises" / FILE).read_text()
+    shown = block.locator(".cm-content").inner_text()
+    assert "Check your work: press ✓ Check below" in shown
+    assert "docs/lessons/" not in shown
+    # The link leads to the exercise on the lesson's page.
+    links.first.click()
+    page.wait_for_url(href)
+    target = page.locator("#exercise-day05_add_mul")
+    expect(target).to_be_in_viewport()
+    assert target.get_attribute("data-exercise") == FILE
+
+
+def test_a_file_that_does_not_run_is_said_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    set_code(block, "def broken(:\n    pass\n")
+    assert check(block) == "fail"
+    text = result_text(block)
+    assert text.count("SyntaxError") == 1, text
+    assert "none of its 9 checks could run" in text
+    assert block.locator("[data-result] li[data-passed='false']").count() == 9
+
+
 def test_an_exercise_edit_typed_just_before_a_reload_is_kept(course_page, base_url):
     page = course_page
     page.goto(base_url + PLAYGROUND)
