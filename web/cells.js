@@ -3,12 +3,18 @@
 //
 // Cells of one page share one namespace in page order. Running a cell first runs
 // every earlier cell that has not run in the current Python session ("run-above"),
-// so no cell fails for want of a name defined above it.
+// so no cell fails for want of a name defined above it. A cell the learner stopped
+// (or its time limit did) is skipped, with a note, until the learner edits it or runs
+// it by itself: a runaway is never started again behind their back.
+//
+// A run waiting its turn says for what ("waiting for cell 2 to finish…"), and a run
+// past a second shows its time ("running… 3 s") beside the buttons.
 
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
-import { cellKey, forgetEdit, hashText, loadEdit, saveEdit } from "./storage.js";
+import { RunStatus } from "./runstatus.js";
+import { cellKey, forgetEdit, hashText, loadEdit, saveNow, saveSoon } from "./storage.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
 
@@ -41,6 +47,8 @@ class Cell {
     this.limit = Number(el.dataset.timeout) || DEFAULT_TIME_LIMIT;
     this.key = cellKey(ctx.page, index);
     this.job = null;
+    this.blocker = null; // the cell above this run waits for (run-above)
+    this.stoppedByLearner = false; // skipped by run-above until edited or run by itself
     this.build();
   }
 
@@ -59,7 +67,8 @@ class Cell {
     this.stopButton = button("stop", "■ Stop", "Stop the running code");
     this.resetButton = button("reset", "↺ Reset", "Put back the lesson's code");
     this.stopButton.disabled = true;
-    toolbar.append(this.runButton, this.stopButton, this.resetButton);
+    this.runStatus = new RunStatus("running");
+    toolbar.append(this.runButton, this.stopButton, this.resetButton, this.runStatus.el);
 
     this.notice = document.createElement("div");
     this.notice.className = "course-notice";
@@ -102,34 +111,51 @@ class Cell {
   }
 
   changed(text) {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => saveEdit(this.key, text, this.original), 300);
+    this.stoppedByLearner = false; // an edited cell is the learner's fix: run-above may run it
+    saveSoon(this.key, text, this.original);
   }
 
   reset() {
-    clearTimeout(this.saveTimer);
     setText(this.view, this.original);
     forgetEdit(this.key);
     this.notice.hidden = true;
   }
 
+  get busy() {
+    return this.el.dataset.state === "running" || this.el.dataset.state === "waiting";
+  }
+
+  /** idle | waiting (its turn has not come) | running | done | error */
   setState(state) {
     this.el.dataset.state = state;
-    const busy = state === "running";
+    const busy = this.busy;
     this.stopButton.disabled = !busy;
     this.runButton.disabled = busy;
+    if (!busy) this.runStatus.clear();
   }
 
   /** Run this cell after any earlier cell this session has not run yet. */
   async run() {
-    if (this.el.dataset.state === "running") return;
+    if (this.busy) return;
+    saveNow(this.key); // Run keeps the edit at once, not after the typing pause
     const { cells, client, page } = this.ctx;
     this.stopped = false;
-    this.setState("running");
+    this.stoppedByLearner = false; // run by itself: no longer a cell to skip
+    this.setState("waiting");
     this.output.clear();
     for (const earlier of cells.slice(0, this.index)) {
       if (session(client, page).ran.has(earlier.index)) continue;
+      if (earlier.stoppedByLearner) {
+        this.output.note(
+          `Cell ${earlier.index + 1} above was stopped, so it was not run again; run it yourself when it is fixed.`,
+          "skipped",
+        );
+        continue;
+      }
+      this.runStatus.waiting(`waiting for cell ${earlier.index + 1} to finish…`);
+      this.blocker = earlier;
       const ok = await earlier.execute();
+      this.blocker = null;
       if (this.stopped) {
         this.output.note("Stopped.");
         this.setState("idle");
@@ -144,27 +170,33 @@ class Cell {
         return;
       }
     }
-    await this.execute();
+    // The notes about skipped cells above stay: they explain what follows.
+    await this.execute({ keepOutput: true });
   }
 
   /** Run this cell's code now (or join the run already under way); true when it finished without an error. */
-  execute() {
+  execute({ keepOutput = false } = {}) {
     // A cell run above another while it is still running must not be queued a second time.
-    this.pending ??= this.executeOnce().finally(() => {
+    this.pending ??= this.executeOnce(keepOutput).finally(() => {
       this.pending = null;
     });
     return this.pending;
   }
 
-  async executeOnce() {
+  async executeOnce(keepOutput) {
     const { client, page, ns } = this.ctx;
-    this.setState("running");
-    this.output.clear();
+    this.setState("waiting");
+    if (!keepOutput) this.output.clear();
     const { job, promise } = client.run({
       ns,
       code: getText(this.view),
       filename: `<cell ${this.index + 1}>`,
       timeLimit: this.limit,
+      owner: { label: `cell ${this.index + 1}`, page },
+      onProgress: (progress) => {
+        if (progress.state === "running") this.setState("running");
+        this.runStatus.progress(progress);
+      },
       onStream: (stream, text) => this.output.text(stream, text),
       onFigure: (svg, key) => this.output.figure(svg, key),
     });
@@ -179,6 +211,9 @@ class Cell {
     }
     session(client, page).ran.delete(this.index);
     if (reply.interrupted) {
+      // Stopped while it ran, by the learner or its time limit: a runaway, not to be
+      // run again by a cell below until the learner edits it or runs it.
+      if (job.running && !reply.cancelled && reply.reason !== "restart") this.stoppedByLearner = true;
       this.output.note(describeStop(reply, this.limit), "stopped");
       this.setState("idle");
     } else {
@@ -190,8 +225,9 @@ class Cell {
 
   stop() {
     this.stopped = true;
-    const running = this.job ?? this.ctx.cells.find((c) => c.job)?.job;
-    if (running) this.ctx.client.stop(running, "stop");
+    // This cell's own run (running or queued), else the cell above it waits for.
+    const target = this.job ?? this.blocker?.job;
+    if (target) this.ctx.client.stop(target, "stop");
   }
 }
 

@@ -5,6 +5,11 @@
 // interrupt buffer; if the run has not ended within STOP_GRACE_MS (or without
 // isolation at all), terminate the worker and start a fresh one. A restart bumps
 // `generation`, so callers know that every namespace is gone.
+//
+// Requests run one at a time, in order. Each names its owner ({label, page}: "cell 2",
+// "the checks of day05_add_mul.py"), so a request that waits can say for what:
+// `onProgress({state: "waiting", text})` while it waits (for another request, or for
+// Python to load), then `onProgress({state: "running"})` once its code starts.
 
 const STOP_GRACE_MS = 800;
 const SIGINT = 2;
@@ -67,6 +72,30 @@ export class PythonClient {
     }
   }
 
+  /** Tell every request still in the queue what it waits for now. */
+  tellWaiting() {
+    for (const job of this.pending.values()) {
+      if (job.finished) continue;
+      if (job === this.current) {
+        if (!job.running) job.onProgress?.({ state: "waiting", text: "waiting for Python to load…" });
+        continue;
+      }
+      const ahead = this.current ?? [...this.pending.values()].find((other) => !other.finished);
+      if (ahead === job) continue; // first in line: about to start
+      job.onProgress?.({ state: "waiting", text: `waiting for ${describeOwner(ahead.owner, job.owner)} to finish…` });
+    }
+  }
+
+  /** `job`'s code starts now (Python is ready): its time limit starts too. */
+  started(job) {
+    if (job.finished || job.running) return;
+    job.running = true;
+    job.onProgress?.({ state: "running" });
+    if (job.timeLimit && job.timeLimit > 0) {
+      job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeLimit * 1000);
+    }
+  }
+
   receive(msg) {
     if (msg.type === "status") {
       this.setStatus(msg.phase, msg.message);
@@ -92,14 +121,26 @@ export class PythonClient {
     job.resolve(job.reason && reply.interrupted ? { ...reply, reason: reply.reason ?? job.reason } : reply);
   }
 
-  /** Queue a request; resolves with the worker's final reply (never rejects). */
-  request(message, { onStream, onFigure, timeLimit } = {}) {
-    const job = { id: this.nextId++, message, onStream, onFigure, timeLimit, finished: false };
+  /** Queue a request; resolves with the worker's final reply (never rejects).
+   *  owner: {label, page} of who asked; onProgress: see the top of this file. */
+  request(message, { onStream, onFigure, timeLimit, owner, onProgress } = {}) {
+    const job = {
+      id: this.nextId++,
+      message,
+      onStream,
+      onFigure,
+      timeLimit,
+      owner: owner ?? { label: "other code" },
+      onProgress,
+      finished: false,
+      running: false,
+    };
     const promise = new Promise((resolve) => {
       job.resolve = resolve;
     });
     this.pending.set(job.id, job);
     this.chain = this.chain.then(() => this.dispatch(job)).then(() => promise);
+    this.tellWaiting();
     return { job, promise };
   }
 
@@ -108,37 +149,36 @@ export class PythonClient {
     this.boot();
     this.current = job;
     job.generation = this.generation;
-    if (job.timeLimit && job.timeLimit > 0) {
-      // The limit counts from when Python can start, not while it loads.
-      const arm = () => {
-        job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeLimit * 1000);
-      };
-      if (this.status.phase === "ready") arm();
-      else {
-        const off = this.onStatus((s) => {
-          if (s.phase !== "ready") return;
-          off(); // also for a job stopped while Python loaded
-          if (!job.finished) arm();
-        });
-      }
+    // The time limit counts from when Python can start, not while it loads.
+    if (this.status.phase === "ready") this.started(job);
+    else {
+      const off = this.onStatus((s) => {
+        if (s.phase !== "ready") return;
+        off(); // also for a job stopped while Python loaded
+        this.started(job);
+      });
     }
+    this.tellWaiting();
     this.worker.postMessage({ ...job.message, id: job.id });
   }
 
-  run({ ns, code, filename, timeLimit, onStream, onFigure }) {
-    return this.request({ type: "run", ns, code, filename }, { onStream, onFigure, timeLimit });
+  run({ ns, code, filename, timeLimit, onStream, onFigure, owner, onProgress }) {
+    return this.request(
+      { type: "run", ns, code, filename },
+      { onStream, onFigure, timeLimit, owner, onProgress },
+    );
   }
 
   /** Call a Python function in the worker and get its JSON result back. */
-  async call({ module, ns, name, args = [], timeLimit = 30 }) {
-    const { promise } = this.request({ type: "call", module, ns, name, args }, { timeLimit });
+  async call({ module, ns, name, args = [], timeLimit = 30, owner }) {
+    const { promise } = this.request({ type: "call", module, ns, name, args }, { timeLimit, owner });
     const reply = await promise;
     if (!reply.ok) throw Object.assign(new Error(reply.error?.message || "call failed"), reply.error || {});
     return reply.value;
   }
 
-  check({ exercise, source, timeLimit = 60 }) {
-    return this.request({ type: "check", exercise, source }, { timeLimit });
+  check({ exercise, source, timeLimit = 60, owner, onProgress }) {
+    return this.request({ type: "check", exercise, source }, { timeLimit, owner, onProgress });
   }
 
   resetNamespace(ns) {
@@ -178,4 +218,11 @@ export class PythonClient {
     this.setStatus("idle", "Python restarted.");
     this.boot();
   }
+}
+
+/** How a waiting request names the one ahead of it: "cell 2", "cell 2 of another page". */
+function describeOwner(ahead, waiter) {
+  const label = ahead?.label ?? "other code";
+  if (ahead?.page && waiter?.page && ahead.page !== waiter.page) return `${label} of another page`;
+  return label;
 }

@@ -46,9 +46,10 @@ const materialTheme = EditorView.theme({
 
 /**
  * Make an editor inside `parent`.
- * onRun: called on Shift+Enter (and Mod+Enter); onChange(text) after each edit.
+ * onRun: called on Shift+Enter (and Mod+Enter); onChange(text) after each edit;
+ * extensions: more CodeMirror extensions (an exercise's page wording).
  */
-export function createEditor({ parent, doc, label, onRun, onChange }) {
+export function createEditor({ parent, doc, label, onRun, onChange, extensions = [] }) {
   const runKeys = keymap.of([
     { key: "Shift-Enter", run: () => (onRun(), true) },
     { key: "Mod-Enter", run: () => (onRun(), true) },
@@ -72,6 +73,7 @@ export function createEditor({ parent, doc, label, onRun, onChange }) {
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange?.(update.state.doc.toString());
         }),
+        ...extensions,
       ],
     }),
   });

@@ -1,13 +1,31 @@
 // Exercise blocks: `<div class="course-exercise" data-exercise="dayNN_slug.py">`
 // written by the `exercise` fence from the exercise file itself. The editor holds
 // the file; Check runs the exercise's public checks in the worker (the same
-// functions the CPython grader runs); hints open one at a time.
+// functions the CPython grader runs); Stop ends them like a cell's Stop; hints open
+// one at a time.
+//
+// The exercise files are written for a checkout (`python -m grader`, docs/lessons/...):
+// the page shows that wording the page's way (wording.js), and leaves the files as they are.
 
 import { zipSync, strToU8 } from "fflate";
 import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
-import { exerciseKey, forgetEdit, hashText, isDone, loadEdit, markDone, saveEdit } from "./storage.js";
+import { RunStatus } from "./runstatus.js";
+import {
+  exerciseKey,
+  flushSaves,
+  forgetEdit,
+  hashText,
+  isDone,
+  loadEdit,
+  markDone,
+  saveNow,
+  saveSoon,
+} from "./storage.js";
+import { exerciseAnchor, pageWording, rewriteMessage } from "./wording.js";
+
+const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
 
 class Exercise {
   constructor(el, ctx) {
@@ -24,6 +42,7 @@ class Exercise {
   build() {
     const { el, file } = this;
     el.dataset.state = "idle";
+    el.id = exerciseAnchor(file); // where the messages' "lesson's exercise section" links land
     el.setAttribute("role", "group");
     el.setAttribute("aria-label", `Exercise ${file}`);
     el.replaceChildren();
@@ -46,19 +65,27 @@ class Exercise {
       doc: saved ? saved.code : this.original,
       label: `Python code, exercise ${file}`,
       onRun: () => this.check(),
-      onChange: (text) => {
-        clearTimeout(this.saveTimer);
-        this.saveTimer = setTimeout(() => saveEdit(this.key, text, this.original), 300);
-      },
+      onChange: (text) => saveSoon(this.key, text, this.original),
+      extensions: [pageWording(this.ctx.siteRoot)],
     });
 
     const toolbar = document.createElement("div");
     toolbar.className = "course-toolbar";
     this.checkButton = button("check", "✓ Check", "Run this exercise's checks (Shift+Enter)");
+    this.stopButton = button("stop", "■ Stop", "Stop the checks");
+    this.stopButton.disabled = true;
     this.hintButton = button("hint", "Hint", "Show the next hint");
     this.resetButton = button("reset", "↺ Reset", "Put back the exercise file as given");
     this.downloadButton = button("download", "⤓ All exercises (.zip)", "Download every exercise file, with your edits");
-    toolbar.append(this.checkButton, this.hintButton, this.resetButton, this.downloadButton);
+    this.runStatus = new RunStatus("checking");
+    toolbar.append(
+      this.checkButton,
+      this.stopButton,
+      this.hintButton,
+      this.resetButton,
+      this.downloadButton,
+      this.runStatus.el,
+    );
     this.hintButton.hidden = this.hints.length === 0;
     this.updateHintButton();
 
@@ -79,6 +106,7 @@ class Exercise {
 
     el.append(header, host, toolbar, this.notice, this.hintList, result);
     this.checkButton.addEventListener("click", () => this.check());
+    this.stopButton.addEventListener("click", () => this.stop());
     this.hintButton.addEventListener("click", () => this.nextHint());
     this.resetButton.addEventListener("click", () => this.reset());
     this.downloadButton.addEventListener("click", () => downloadAll(this.ctx.siteRoot));
@@ -113,39 +141,95 @@ class Exercise {
   }
 
   reset() {
-    clearTimeout(this.saveTimer);
     setText(this.view, this.original);
     forgetEdit(this.key);
     this.notice.hidden = true;
   }
 
+  get busy() {
+    return this.el.dataset.state === "running" || this.el.dataset.state === "waiting";
+  }
+
+  /** idle | waiting (its turn has not come) | running | pass | fail */
+  setState(state) {
+    this.el.dataset.state = state;
+    const busy = this.busy;
+    this.checkButton.disabled = busy;
+    this.stopButton.disabled = !busy;
+    if (!busy) this.runStatus.clear();
+  }
+
   async check() {
-    if (this.el.dataset.state === "running") return;
-    this.el.dataset.state = "running";
-    this.checkButton.disabled = true;
+    if (this.busy) return;
+    saveNow(this.key); // Check keeps the edit at once, not after the typing pause
+    this.setState("waiting");
     this.output.clear();
-    this.output.note("Checking…");
-    const { promise } = this.ctx.client.check({ exercise: this.file, source: getText(this.view) });
+    // Read when Check is pressed: a block may carry its own limit, like a cell.
+    const limit = Number(this.el.dataset.timeout) || DEFAULT_TIME_LIMIT;
+    const { job, promise } = this.ctx.client.check({
+      exercise: this.file,
+      source: getText(this.view),
+      timeLimit: limit,
+      owner: { label: `the checks of ${this.file}`, page: this.ctx.page },
+      onProgress: (progress) => {
+        if (progress.state === "running" && this.el.dataset.state !== "running") {
+          this.setState("running");
+          this.output.note("Checking…");
+        }
+        this.runStatus.progress(progress);
+      },
+    });
+    this.job = job;
     const reply = await promise;
-    this.checkButton.disabled = false;
+    this.job = null;
     this.output.clear();
     const checks = reply.value?.checks;
     if (reply.ok && Array.isArray(checks)) {
-      this.showChecks(checks);
+      this.showChecks(checks, reply.value.file_error);
       const passed = checks.length > 0 && checks.every((c) => c.passed);
-      this.el.dataset.state = passed ? "pass" : "fail";
+      this.setState(passed ? "pass" : "fail");
       if (passed) markDone(this.file, true);
       this.badge.hidden = !isDone(this.file);
       return;
     }
-    this.el.dataset.state = "fail";
-    if (reply.interrupted) this.output.note("Stopped: the checks ran past their time limit.", "stopped");
-    else this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+    if (reply.interrupted && reply.reason === "timeout") {
+      this.output.note(
+        `Stopped after ${limit} s: the checks never finished. Your code may loop forever (a while loop whose condition never turns false?) or do far more work than the exercise needs; fix it, then press ✓ Check again.`,
+        "stopped",
+      );
+      this.setState("fail");
+    } else if (reply.interrupted) {
+      this.output.note(
+        reply.restarted && reply.reason === "stop"
+          ? "Stopped. Python restarted, so the page's cells will run again when needed."
+          : "Stopped.",
+        "stopped",
+      );
+      this.setState("idle");
+    } else {
+      this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+      this.setState("fail");
+    }
   }
 
-  showChecks(checks) {
+  stop() {
+    if (this.job) this.ctx.client.stop(this.job, "stop");
+  }
+
+  /** The checks' results; `fileError`: the file itself did not run (said once, not per check). */
+  showChecks(checks, fileError) {
     const passed = checks.filter((c) => c.passed).length;
     this.output.note(`${passed} of ${checks.length} checks passed.`, passed === checks.length ? "pass" : "fail");
+    if (fileError) {
+      this.output.note(
+        `Your file did not run, so none of its ${checks.length} checks could run. Fix this, then press ✓ Check again:`,
+        "fail",
+      );
+      const pre = document.createElement("pre");
+      pre.className = "course-output__error";
+      pre.append(...rewriteMessage(fileError, this.ctx.siteRoot));
+      this.output.append(pre);
+    }
     const list = document.createElement("ul");
     list.className = "course-checks";
     for (const c of checks) {
@@ -160,7 +244,7 @@ class Exercise {
       li.append(mark, " ", name);
       if (c.message) {
         const msg = document.createElement("pre");
-        msg.textContent = c.message;
+        msg.append(...rewriteMessage(c.message, this.ctx.siteRoot));
         li.append(msg);
       }
       list.append(li);
@@ -173,6 +257,7 @@ class Exercise {
 export async function downloadAll(siteRoot) {
   const index = await (await fetch(new URL("exercises/index.json", siteRoot))).json();
   const files = {};
+  flushSaves(); // the edit typed a moment ago is in the zip too
   for (const file of index.files) {
     const text = loadEdit(exerciseKey(file))?.code ?? (await (await fetch(new URL(`exercises/${file}`, siteRoot))).text());
     files[`exercises/${file}`] = strToU8(text);

@@ -7,6 +7,7 @@ import { mountCells } from "./cells.js";
 import { mountExercises } from "./exercises.js";
 import { mountStatus } from "./status.js";
 import { mountExplorerPage } from "./explorer/index.js";
+import { flushSaves } from "./storage.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -38,7 +39,16 @@ function renderMath(root) {
   });
 }
 
+/** Arriving at "#exercise-…" (a check message's link to the lesson): show that exercise.
+ *  Its id is given by the runtime, so neither the browser nor Material could scroll to it. */
+function scrollToExercise() {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (!id.startsWith("exercise-")) return;
+  document.getElementById(id)?.scrollIntoView({ block: "start" });
+}
+
 function mount() {
+  flushSaves(); // edits typed on the page just left (instant navigation) are kept
   const root = document.querySelector("article") ?? document.body;
   renderMath(root);
   const page = pageKey();
@@ -47,12 +57,16 @@ function mount() {
   mountExplorerPage(root, client);
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);
+  if (exercises.length) scrollToExercise();
   // Idle prefetch: Python loads while the reader reads, so the first Run is quick.
   const prefetch = () => client.boot();
   if ("requestIdleCallback" in window) requestIdleCallback(prefetch, { timeout: 1500 });
   else setTimeout(prefetch, 500);
 }
 
+// Instant navigation: pending edits are written as soon as the location changes,
+// before the next page replaces this one (pagehide and visibilitychange cover the rest).
+window.location$?.subscribe?.(() => flushSaves());
 if (window.document$?.subscribe) window.document$.subscribe(() => mount());
 else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
 else mount();

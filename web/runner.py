@@ -167,11 +167,32 @@ def call(target, name, args_json, key=None):
     return json.dumps(_plain(obj(*args)), allow_nan=False)
 
 
+# What grader.public says, in every check, when the learner's file itself does not run.
+_FILE_DID_NOT_RUN = "your file did not run: "
+
+
+def _file_error(checks):
+    """The one message of a file that did not run (a syntax error...), else None.
+
+    The grader repeats it in every check; the page says it once, above the list.
+    """
+    messages = {c["message"] for c in checks}
+    if len(messages) != 1 or any(c["passed"] for c in checks):
+        return None
+    (message,) = messages
+    if not message.startswith(_FILE_DID_NOT_RUN):
+        return None
+    return message[len(_FILE_DID_NOT_RUN) :]
+
+
 def check_exercise(exercise_id, source):
     """Run the public checks of `exercise_id` on `source`; return JSON text.
 
-    {"ok": true, "checks": [{name, passed, message}, ...]} or
-    {"ok": false, "error": {...}} when the checks themselves could not run.
+    {"ok": true, "checks": [{name, passed, message}, ...], "file_error": str | null} or
+    {"ok": false, "error": {...}} when the checks themselves could not run, or
+    {"ok": false, "interrupted": true} when Stop or the time limit ended them.
+    When the file itself did not run, `file_error` says why, once, and the checks
+    carry no message of their own.
     """
     try:
         from grader.public import run_public_checks
@@ -189,4 +210,7 @@ def check_exercise(exercise_id, source):
         return json.dumps({"ok": False, "interrupted": True, "error": None})
     except BaseException as exc:
         return json.dumps(_error(exc))
-    return json.dumps({"ok": True, "checks": checks})
+    file_error = _file_error(checks) if checks else None
+    if file_error is not None:
+        checks = [{**c, "message": ""} for c in checks]
+    return json.dumps({"ok": True, "checks": checks, "file_error": file_error})

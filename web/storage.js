@@ -1,9 +1,16 @@
 // Saved work in localStorage, keyed by course / page / cell (or exercise file).
 // Each saved edit carries the hash of the original it was made from, so a changed
 // lesson is noticed and the learner can be offered the new version.
+//
+// Edits are saved a moment after the last keystroke (saveSoon), at once on Run and
+// Check (saveNow), and every pending save is written when the page is hidden or left
+// (pagehide, visibilitychange) and on Material's instant navigation (flushSaves).
+// When storage is full or disabled, the edit is kept in memory for this tab and the
+// page is told once (onStorageProblem), so the learner knows their work is not kept.
 
 const COURSE = "derivative-to-gpt";
 const VERSION = 1;
+const SAVE_DELAY_MS = 300;
 
 /** FNV-1a, 32 bits, as 8 hex digits: enough to notice that an original changed. */
 export function hashText(text) {
@@ -23,6 +30,56 @@ function storage() {
   }
 }
 
+// What could not be written, kept for the life of this tab (instant navigation included).
+const memory = new Map();
+const problemListeners = new Set();
+let problem = null;
+
+/** Called with a reason once storage fails (at once if it already has); returns an unsubscribe. */
+export function onStorageProblem(listener) {
+  problemListeners.add(listener);
+  if (problem) listener(problem);
+  return () => problemListeners.delete(listener);
+}
+
+function failed(reason) {
+  const first = problem === null;
+  problem ??= reason;
+  if (first) for (const listener of problemListeners) listener(problem);
+}
+
+function read(key) {
+  if (memory.has(key)) return memory.get(key);
+  try {
+    return storage()?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Write (or, with value null, remove) one item; false when storage refused it. */
+function write(key, value) {
+  const store = storage();
+  try {
+    if (!store) throw new Error("storage is disabled");
+    if (value === null) store.removeItem(key);
+    else store.setItem(key, value);
+    memory.delete(key);
+    return true;
+  } catch (err) {
+    memory.set(key, value); // null: removed, for this tab at least
+    failed(err?.name === "QuotaExceededError" ? "full" : "disabled");
+    return false;
+  }
+}
+
+/** Find out at once whether this browser keeps anything (a disabled storage is told on load). */
+export function probeStorage() {
+  const key = `${COURSE}/probe`;
+  if (write(key, "1")) write(key, null);
+  else memory.delete(key);
+}
+
 export function cellKey(page, index) {
   return `${COURSE}/v${VERSION}/page/${page}/cell/${index}`;
 }
@@ -33,7 +90,7 @@ export function exerciseKey(file) {
 
 /** {code, base} or null. */
 export function loadEdit(key) {
-  const raw = storage()?.getItem(key);
+  const raw = read(key);
   if (!raw) return null;
   try {
     const value = JSON.parse(raw);
@@ -45,27 +102,54 @@ export function loadEdit(key) {
 
 /** Save `code` as an edit of `original`; an edit equal to the original is dropped. */
 export function saveEdit(key, code, original) {
-  const store = storage();
-  if (!store) return;
-  try {
-    if (code === original) store.removeItem(key);
-    else store.setItem(key, JSON.stringify({ code, base: hashText(original), saved: Date.now() }));
-  } catch {
-    // Quota exceeded: the page keeps working, only this edit is not kept.
-  }
+  cancelSave(key);
+  if (code === original) write(key, null);
+  else write(key, JSON.stringify({ code, base: hashText(original), saved: Date.now() }));
 }
 
+// key -> {code, original, timer}: edits waiting for a pause in typing.
+const pending = new Map();
+
+/** Save a moment after the last keystroke (each call restarts the wait). */
+export function saveSoon(key, code, original) {
+  clearTimeout(pending.get(key)?.timer);
+  const timer = setTimeout(() => saveNow(key), SAVE_DELAY_MS);
+  pending.set(key, { code, original, timer });
+}
+
+/** Write the pending edit of `key` now, if there is one. */
+export function saveNow(key) {
+  const edit = pending.get(key);
+  if (edit) saveEdit(key, edit.code, edit.original);
+}
+
+/** Drop the pending edit of `key` (Reset puts back the original). */
+export function cancelSave(key) {
+  clearTimeout(pending.get(key)?.timer);
+  pending.delete(key);
+}
+
+/** Write every pending edit now. */
+export function flushSaves() {
+  for (const key of [...pending.keys()]) saveNow(key);
+}
+
+// The page is being left, reloaded, or hidden (a tab switch, a phone's home button,
+// which may be the last chance before the browser discards the tab).
+globalThis.addEventListener?.("pagehide", flushSaves);
+globalThis.document?.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") flushSaves();
+});
+
 export function forgetEdit(key) {
-  storage()?.removeItem(key);
+  cancelSave(key);
+  write(key, null);
 }
 
 export function isDone(file) {
-  return storage()?.getItem(`${exerciseKey(file)}/done`) === "1";
+  return read(`${exerciseKey(file)}/done`) === "1";
 }
 
 export function markDone(file, done) {
-  const store = storage();
-  if (!store) return;
-  if (done) store.setItem(`${exerciseKey(file)}/done`, "1");
-  else store.removeItem(`${exerciseKey(file)}/done`);
+  write(`${exerciseKey(file)}/done`, done ? "1" : null);
 }

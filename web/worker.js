@@ -25,7 +25,8 @@
  *   {type: "figure", id, svg: string, key: string|null}  (a key replaces its earlier figure)
  *   {type: "done", id, ok: boolean, interrupted?: boolean, truncated?: boolean,
  *        error?: {type, message, traceback}}                        (reply to run)
- *   {type: "result", id, ok: boolean, value?: any, error?: {...}}   (reply to call/check)
+ *   {type: "result", id, ok: boolean, value?: any, interrupted?: boolean, error?: {...}}
+ *        (reply to call/check; `interrupted`: Stop or the time limit ended the checks)
  *
  * Output of one run is capped (OUTPUT_CAP characters): past it the worker drops
  * the rest and says so once, so a runaway print loop cannot flood the page.
@@ -187,7 +188,14 @@ async function handleCheck({ id, exercise, source }) {
   }
   const result = JSON.parse(runner.check_exercise(exercise, source));
   flush();
-  self.postMessage({ type: "result", id, ok: result.ok, value: result, error: result.error ?? undefined });
+  self.postMessage({
+    type: "result",
+    id,
+    ok: result.ok,
+    interrupted: Boolean(result.interrupted),
+    value: result,
+    error: result.error ?? undefined,
+  });
 }
 
 async function handle(msg) {

@@ -47,3 +47,28 @@ def run(block, timeout=60.0):
 
 def output(block):
     return block.locator("[data-output]").inner_text()
+
+
+def run_status(block):
+    """What the block says about its run beside its buttons (waiting, elapsed time), or ""."""
+    status = block.locator("[data-run-status]")
+    return "" if status.is_hidden() else status.inner_text()
+
+
+def saved_code(page, key):
+    """The code saved under `key` in localStorage, or None."""
+    return page.evaluate("k => JSON.parse(localStorage.getItem(k) || 'null')?.code ?? null", key)
+
+
+def click_and_read_saved(block, action, key):
+    """Click the block's `action` button and read what is saved under `key`, in one go.
+
+    Both happen in the page in one task: no timer can fire between them, so only
+    a save made by the click itself is seen.
+    """
+    return block.evaluate(
+        "(el, [action, key]) => {"
+        " el.querySelector(`[data-action=${action}]`).click();"
+        " return JSON.parse(localStorage.getItem(key) || 'null')?.code ?? null }",
+        [action, key],
+    )

@@ -6,7 +6,19 @@ import re
 import time
 
 import pytest
-from helpers import PLAYGROUND, cell, editor_text, output, run, set_code, wait_state
+from helpers import (
+    PLAYGROUND,
+    cell,
+    click_and_read_saved,
+    editor_text,
+    output,
+    run,
+    run_status,
+    saved_code,
+    set_code,
+    wait_state,
+)
+from playwright.sync_api import expect
 
 
 def test_cell_runs_and_shows_its_output(course_page, base_url):
@@ -230,7 +242,8 @@ def test_one_worker_lives_across_instant_navigation(course_page, base_url):
     # Material's footer links: the course map comes right before the playground.
     page.locator("a.md-footer__link--prev").click()
     page.wait_for_url(base_url + "map/")
-    assert page.locator("[data-cell]").count() == 0
+    # Material pushes the new address before it swaps the page in: wait for the swap.
+    expect(page.locator("[data-cell]")).to_have_count(0)
     page.locator("a.md-footer__link--next").click()
     page.wait_for_url(re.compile(r"playground/$"))
     assert page.evaluate("() => coursePython.worker.testMark") == "same worker"
@@ -280,3 +293,172 @@ def test_a_page_without_cells_starts_no_python(course_page, base_url):
     page.goto(base_url + "map/")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("() => coursePython.worker === null")
+
+
+def test_the_status_line_names_python_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    status = page.locator(".course-status")
+    page.wait_for_function(
+        "() => document.querySelector('.course-status')?.dataset.pythonStatus === 'ready'",
+        timeout=60_000,
+    )
+    assert status.inner_text() == "Python is ready."
+
+
+def test_a_long_cell_shows_how_long_it_has_run(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    assert run(block) == "done"  # Python is warm: the time below is the cell's own
+    assert run_status(block) == ""  # a quick run says nothing
+    set_code(block, "import time\ntime.sleep(3.5)")
+    block.locator("[data-action=run]").click()
+    wait_state(block, "running", timeout=5)
+    status = block.locator("[data-run-status]")
+    expect(status).to_have_text("running… 1 s", timeout=3_000)
+    expect(status).to_have_text("running… 2 s", timeout=3_000)
+    expect(status).to_have_text("running… 3 s", timeout=3_000)
+    wait_state(block, "done", timeout=10)
+    expect(status).to_be_hidden()
+
+
+def test_a_queued_run_says_what_it_is_waiting_for(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first, second, third = cell(page, 0), cell(page, 1), cell(page, 2)
+    assert run(first) == "done"
+    exercise = page.locator("[data-exercise]")
+    stub = editor_text(exercise)
+    set_code(exercise, "import time\ntime.sleep(2)\n" + stub)  # checks that take 2 s
+    set_code(first, "import time\ntime.sleep(3)")
+    first.locator("[data-action=run]").click()
+    wait_state(first, "running", timeout=5)
+    # The exercise's checks wait in the queue behind cell 1, and say so.
+    exercise.locator("[data-action=check]").click()
+    assert wait_state(exercise, ("waiting",), timeout=5) == "waiting"
+    assert run_status(exercise) == "waiting for cell 1 to finish…"
+    # Cell 3 first runs cell 2 above it, which waits behind cell 1 (and the checks).
+    third.locator("[data-action=run]").click()
+    wait_state(third, "waiting", timeout=5)
+    assert run_status(third) == "waiting for cell 2 to finish…"
+    wait_state(second, "waiting", timeout=5)
+    assert run_status(second) == "waiting for cell 1 to finish…"
+    assert first.get_attribute("data-state") == "running"
+    # Each says what it waits for next, then runs.
+    expect(second.locator("[data-run-status]")).to_have_text(
+        "waiting for the checks of day05_add_mul.py to finish…", timeout=10_000
+    )
+    assert wait_state(third, ("done", "error"), timeout=60) == "done", output(third)
+    assert wait_state(exercise, ("pass", "fail"), timeout=60) == "fail"
+    for block in (first, second, third, exercise):
+        assert run_status(block) == ""
+
+
+def test_a_stopped_cell_is_not_run_again_behind_the_learners_back(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first, second, third = cell(page, 0), cell(page, 1), cell(page, 2)
+    set_code(first, "while True:\n    pass")
+    first.locator("[data-action=run]").click()
+    wait_state(first, "running", timeout=60)
+    page.wait_for_timeout(300)
+    first.locator("[data-action=stop]").click()
+    wait_state(first, "idle", timeout=5)
+    # Cell 2 needs the cells above it, but the stopped one is skipped, and it says so.
+    set_code(second, "print('cell 2 ran')")
+    start = time.monotonic()
+    assert run(second, timeout=10) == "done", output(second)
+    assert time.monotonic() - start < 5
+    text = output(second)
+    assert (
+        "Cell 1 above was stopped, so it was not run again; run it yourself when it is fixed."
+        in text
+    )
+    assert "cell 2 ran" in text
+    assert first.get_attribute("data-state") == "idle"
+    # Once the learner edits it, the cell is no longer "stopped": cell 3 runs it first.
+    set_code(first, "x = 3.0")
+    assert run(third, timeout=60) == "done", output(third)
+    assert first.get_attribute("data-state") == "done"
+    assert "was stopped" not in output(third)
+
+
+def test_a_stopped_cell_that_its_own_run_brings_back_runs_above_again(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    first, second = cell(page, 0), cell(page, 1)
+    # Loops on its first run only, then fails: run by itself, it is no longer "stopped".
+    set_code(first, "n = globals().get('n', 0) + 1\nwhile n == 1:\n    pass\nraise ValueError(n)")
+    first.locator("[data-action=run]").click()
+    wait_state(first, "running", timeout=60)
+    page.wait_for_timeout(300)
+    first.locator("[data-action=stop]").click()
+    wait_state(first, "idle", timeout=5)
+    assert run(first, timeout=10) == "error"
+    assert "ValueError: 2" in output(first)
+    # Cell 2 runs it again (it did not finish), and stops at its error.
+    assert run(second, timeout=10) == "error"
+    assert "ValueError: 3" in output(first)
+    assert "Cell 1 above did not finish" in output(second)
+
+
+def test_an_edit_typed_just_before_a_reload_is_kept(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    original = editor_text(block)
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("  # mine")
+    typed = time.monotonic()
+    assert time.monotonic() - typed < 0.05  # the reload starts well within 50 ms
+    page.reload(wait_until="commit")
+    assert editor_text(cell(page, 0)) == original + "  # mine"
+
+
+def test_hiding_the_page_saves_the_edit_at_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "print('saved when hidden')")
+    # A tab switch, or a phone's home button: the page may never be shown again.
+    page.evaluate(
+        "() => { Object.defineProperty(document, 'visibilityState', {value: 'hidden'});"
+        " document.dispatchEvent(new Event('visibilitychange')) }"
+    )
+    key = "derivative-to-gpt/v1/page/playground/cell/0"
+    assert saved_code(page, key) == "print('saved when hidden')"
+
+
+def test_run_saves_the_edit_at_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "print('saved on Run')")
+    key = "derivative-to-gpt/v1/page/playground/cell/0"
+    assert click_and_read_saved(block, "run", key) == "print('saved on Run')"
+
+
+def test_storage_that_fails_is_said_once_and_cells_still_run(course_page, base_url):
+    page = course_page
+    # Storage full or disabled: every write throws, as Safari's private mode did.
+    page.add_init_script(
+        "Storage.prototype.setItem = function () {"
+        " throw new DOMException('The quota has been exceeded.', 'QuotaExceededError') }"
+    )
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "print('still runs')")
+    page.keyboard.type("  # more typing")
+    page.wait_for_timeout(600)
+    assert run(block) == "done", output(block)
+    assert output(block).strip() == "still runs"
+    notice = page.locator(".course-storage-notice")
+    expect(notice).to_have_count(1)
+    expect(notice).to_be_visible()
+    assert "will not be kept" in notice.inner_text()
+    assert run(cell(page, 1)) in ("done", "error")
+    set_code(cell(page, 1), "print(2)")
+    page.wait_for_timeout(600)
+    expect(notice).to_have_count(1)

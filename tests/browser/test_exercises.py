@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import time
 import zipfile
 from pathlib import Path
 
-from helpers import PLAYGROUND, editor_text, set_code, wait_state
+from helpers import PLAYGROUND, click_and_read_saved, editor_text, run_status, set_code, wait_state
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE = "day05_add_mul.py"
@@ -86,3 +88,117 @@ def test_download_all_exercises_as_one_zip_with_edits(course_page, base_url):
         )
         assert names == expected
         assert zf.read(f"exercises/{FILE}").decode() == "# my attempt\n"
+
+
+def result_text(block):
+    return block.locator("[data-result]").inner_text()
+
+
+def test_an_endless_loop_in_an_exercise_can_be_stopped(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    stop = block.locator("[data-action=stop]")
+    assert stop.is_disabled()
+    set_code(block, "while True:\n    pass\n")
+    block.locator("[data-action=check]").click()
+    wait_state(block, "running", timeout=60)
+    page.wait_for_timeout(500)
+    start = time.monotonic()
+    stop.click()
+    wait_state(block, "idle", timeout=5)
+    assert time.monotonic() - start < 1.0
+    assert result_text(block).strip() == "Stopped."
+    assert stop.is_disabled()
+    # Python is still there (the interrupt kept it): the reference passes at once.
+    set_code(block, (ROOT / "solutions" / FILE).read_text())
+    assert check(block, timeout=30) == "pass", result_text(block)
+
+
+def test_the_checks_time_limit_is_said_in_words(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    block.evaluate("el => { el.dataset.timeout = '2' }")  # the default is 60 s
+    set_code(block, "while True:\n    pass\n")
+    start = time.monotonic()
+    assert check(block, timeout=30) == "fail"
+    assert time.monotonic() - start < 30
+    text = result_text(block)
+    assert text.startswith("Stopped after 2 s: the checks never finished"), text
+    assert "undefined" not in text
+
+
+def test_a_long_check_shows_how_long_it_has_run(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    stub = editor_text(block)
+    set_code(block, "import time\ntime.sleep(2.5)\n" + stub)
+    block.locator("[data-action=check]").click()
+    status = block.locator("[data-run-status]")
+    expect(status).to_have_text("checking… 2 s", timeout=60_000)
+    assert wait_state(block, ("pass", "fail")) == "fail"
+    assert run_status(block) == ""
+
+
+def test_the_stubs_message_points_to_the_lesson_and_the_check_button(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    assert check(block) == "fail"
+    result = block.locator("[data-result]")
+    text = result.inner_text()
+    assert "docs/lessons/" not in text and "python -m grader" not in text
+    assert "Day 5: write _backward of +." in text
+    assert "then press ✓ Check again" in text
+    links = result.locator("a[data-lesson-link]")
+    assert links.count() >= 1
+    href = base_url + "lessons/day05_add_mul/#exercise-day05_add_mul"
+    assert {links.nth(i).evaluate("a => a.href") for i in range(links.count())} == {href}
+    # The file in the editor is the file, but the page tells the page's way to check it.
+    assert editor_text(block) == (ROOT / "exercises" / FILE).read_text()
+    shown = block.locator(".cm-content").inner_text()
+    assert "Check your work: press ✓ Check below" in shown
+    assert "docs/lessons/" not in shown
+    # The link leads to the exercise on the lesson's page.
+    links.first.click()
+    page.wait_for_url(href)
+    target = page.locator("#exercise-day05_add_mul")
+    expect(target).to_be_in_viewport()
+    assert target.get_attribute("data-exercise") == FILE
+
+
+def test_a_file_that_does_not_run_is_said_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    set_code(block, "def broken(:\n    pass\n")
+    assert check(block) == "fail"
+    text = result_text(block)
+    assert text.count("SyntaxError") == 1, text
+    assert "none of its 9 checks could run" in text
+    assert block.locator("[data-result] li[data-passed='false']").count() == 9
+
+
+def test_an_exercise_edit_typed_just_before_a_reload_is_kept(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    original = editor_text(block)
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# mine")
+    typed = time.monotonic()
+    assert time.monotonic() - typed < 0.05  # the reload starts well within 50 ms
+    page.reload(wait_until="commit")
+    assert editor_text(exercise(page)) == original + "# mine"
+
+
+def test_check_saves_the_edit_at_once(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = exercise(page)
+    set_code(block, "# saved on Check\n")
+    key = f"derivative-to-gpt/v1/exercise/{FILE}"
+    assert click_and_read_saved(block, "check", key) == "# saved on Check\n"

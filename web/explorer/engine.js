@@ -5,6 +5,7 @@
 
 const MODULE = "engine.expr";
 const NAMESPACE = "__explorer__";
+const OWNER = { label: "the graph explorer" }; // what a cell queued behind it says it waits for
 
 /**
  * An engine backed by the page's PythonClient (web/client.js).
@@ -18,7 +19,13 @@ export function workerEngine(client) {
     loaded = client.generation;
     // A run (not a call) makes the worker load the `engine` wheel from its imports.
     loading = client
-      .run({ ns: NAMESPACE, code: `from ${MODULE} import explore`, filename: "<explorer>", timeLimit: 120 })
+      .run({
+        ns: NAMESPACE,
+        code: `from ${MODULE} import explore`,
+        filename: "<explorer>",
+        timeLimit: 120,
+        owner: OWNER,
+      })
       .promise.then((reply) => {
         if (!reply.ok) {
           loading = null;
@@ -32,7 +39,7 @@ export function workerEngine(client) {
     async explore(text, values) {
       await load();
       // Called through the explorer's own namespace, where the run above imported it.
-      return client.call({ ns: NAMESPACE, name: "explore", args: [text, values], timeLimit: 20 });
+      return client.call({ ns: NAMESPACE, name: "explore", args: [text, values], timeLimit: 20, owner: OWNER });
     },
   };
 }
