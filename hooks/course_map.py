@@ -2,7 +2,7 @@
 
 Titles, phases and time estimates come from each lesson's front matter, so they are
 typed once. Each day carries `data-exercise="<slug>.py"`; the browser marks the days whose
-exercise is done (assets/progress/course-progress.js reads the runtime's saved flags).
+exercise is done (web/progress.js reads the runtime's saved flags).
 """
 
 import posixpath

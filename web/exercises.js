@@ -188,7 +188,7 @@ class Exercise {
       this.showChecks(checks, reply.value.file_error);
       const passed = checks.length > 0 && checks.every((c) => c.passed);
       this.setState(passed ? "pass" : "fail");
-      if (passed) markDone(this.file, true);
+      if (passed) markDone(this.file);
       this.badge.hidden = !isDone(this.file);
       return;
     }

@@ -8,6 +8,7 @@ import { mountExercises } from "./exercises.js";
 import { mountStatus } from "./status.js";
 import { mountExplorerPage } from "./explorer/index.js";
 import { flushSaves } from "./storage.js";
+import { showProgress } from "./progress.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -54,6 +55,7 @@ function mount() {
   const page = pageKey();
   const cells = mountCells(root, { client, page });
   const exercises = mountExercises(root, { client, page, siteRoot });
+  showProgress(root);
   mountExplorerPage(root, client);
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);

@@ -150,6 +150,6 @@ export function isDone(file) {
   return read(`${exerciseKey(file)}/done`) === "1";
 }
 
-export function markDone(file, done) {
-  write(`${exerciseKey(file)}/done`, done ? "1" : null);
+export function markDone(file) {
+  write(`${exerciseKey(file)}/done`, "1");
 }

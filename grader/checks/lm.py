@@ -48,9 +48,3 @@ def rmsnorm_weighted_grad(x, w, eps):
     s = (sum(v * v for v in x) / n + eps) ** -0.5
     wx = sum(a * b for a, b in zip(w, x))
     return [s * wj - s**3 * xj * wx / n for wj, xj in zip(w, x)]
-
-
-def close_lists(a, b, rel=1e-9, abs_=1e-12):
-    return len(a) == len(b) and all(
-        abs(x - y) <= max(abs_, rel * max(abs(x), abs(y))) for x, y in zip(a, b)
-    )

@@ -172,3 +172,19 @@ def test_the_map_and_the_navigation_show_the_learners_progress(course_page, base
     nav = page.locator(".md-nav__link.course-nav--done")
     assert nav.count() >= 1
     assert all("day05_add_mul" in nav.nth(i).get_attribute("href") for i in range(nav.count()))
+
+
+def test_a_done_lesson_marks_its_nav_link_not_its_own_headings(course_page, base_url):
+    # Material rewrites the contents list's links to absolute addresses of the same lesson;
+    # only the lesson's entry in the navigation may get the mark, not every heading.
+    page = course_page
+    page.goto(base_url + "map/")
+    page.evaluate(
+        "localStorage.setItem('derivative-to-gpt/v1/exercise/day05_add_mul.py/done', '1')"
+    )
+    page.goto(base_url + "lessons/day05_add_mul/")
+    page.wait_for_selector(".md-nav__link.course-nav--done", state="attached")
+    marked = page.locator(".md-nav__link.course-nav--done")
+    hrefs = [marked.nth(i).get_attribute("href") for i in range(marked.count())]
+    assert hrefs and not [h for h in hrefs if "#" in h], hrefs
+    assert page.locator(".md-nav--secondary .course-nav--done").count() == 0

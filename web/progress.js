@@ -1,0 +1,43 @@
+// The learner's progress on every page: the course map's marks and count, and the lessons of
+// the left navigation whose exercise is done. It reads the "done" flags storage.js keeps, and
+// runs again on every page of instant navigation and whenever an exercise changes state.
+
+import { isDone } from "./storage.js";
+
+/** "day05_add_mul.py" for a link to that lesson's page (not to a heading inside a page). */
+function lessonFile(href) {
+  const m = /lessons\/(day\d\d_[a-z0-9_]+)\/?(?:index\.html)?$/.exec(href || "");
+  return m ? `${m[1]}.py` : null;
+}
+
+function mark() {
+  let done = 0;
+  for (const el of document.querySelectorAll(".course-done[data-exercise]")) {
+    const ok = isDone(el.dataset.exercise);
+    done += ok ? 1 : 0;
+    el.textContent = ok ? "✓" : "○";
+    el.title = ok ? "exercise done" : "not done yet";
+    el.classList.toggle("course-done--yes", ok);
+    el.closest("tr")?.classList.toggle("course-map__row--done", ok);
+  }
+  for (const el of document.querySelectorAll(".course-map__progress")) {
+    el.textContent = `Your progress: ${done} of ${el.dataset.total} exercises done.`;
+  }
+  // The primary navigation only: the page's own contents list links to headings (#...),
+  // which Material rewrites to absolute addresses of the same lesson.
+  for (const a of document.querySelectorAll(".md-nav--primary .md-nav__link[href]")) {
+    const file = lessonFile(a.getAttribute("href"));
+    if (file) a.classList.toggle("course-nav--done", isDone(file));
+  }
+}
+
+/** Mark the page now, and again when one of its exercises passes or another tab saves. */
+export function showProgress(root) {
+  mark();
+  const observer = new MutationObserver(mark);
+  for (const el of root.querySelectorAll("[data-exercise][data-state]")) {
+    observer.observe(el, { attributes: true, attributeFilter: ["data-state"] });
+  }
+}
+
+globalThis.addEventListener?.("storage", mark); // another tab finished an exercise
