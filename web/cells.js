@@ -10,11 +10,12 @@
 // A run waiting its turn says for what ("waiting for cell 2 to finish…"), and a run
 // past a second shows its time ("running… 3 s") beside the buttons.
 
-import { createEditor, getText, setText } from "./editor.js";
+import { createEditor, getText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
 import { RunStatus } from "./runstatus.js";
-import { cellKey, forgetEdit, hashText, loadEdit, saveNow, saveSoon } from "./storage.js";
+import { SavedEdit } from "./saved.js";
+import { cellKey } from "./storage.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
 
@@ -60,7 +61,7 @@ class Cell {
     el.setAttribute("aria-label", `Python cell ${index + 1}`);
     el.replaceChildren();
 
-    const saved = loadEdit(this.key);
+    this.edit = new SavedEdit(this.key, this.original, "The lesson's code for this cell has changed since you edited it.");
     const toolbar = document.createElement("div");
     toolbar.className = "course-toolbar";
     this.runButton = button("run", "▶ Run", "Run this cell (Shift+Enter)");
@@ -70,15 +71,11 @@ class Cell {
     this.runStatus = new RunStatus("running");
     toolbar.append(this.runButton, this.stopButton, this.resetButton, this.runStatus.el);
 
-    this.notice = document.createElement("div");
-    this.notice.className = "course-notice";
-    this.notice.hidden = true;
-
     const host = document.createElement("div");
     host.className = "course-editor";
     this.view = createEditor({
       parent: host,
-      doc: saved ? saved.code : this.original,
+      doc: this.edit.text,
       label: `Python code, cell ${index + 1}`,
       onRun: () => this.run(),
       onChange: (text) => this.changed(text),
@@ -92,33 +89,21 @@ class Cell {
     this.output = new Output(out);
     this.output.clear();
 
-    el.append(host, toolbar, this.notice, out);
+    el.append(host, toolbar, this.edit.notice, out);
     this.runButton.addEventListener("click", () => this.run());
     this.stopButton.addEventListener("click", () => this.stop());
     this.resetButton.addEventListener("click", () => this.reset());
 
-    if (saved && saved.base !== hashText(this.original)) this.offerNewVersion();
-  }
-
-  offerNewVersion() {
-    this.notice.hidden = false;
-    this.notice.replaceChildren(
-      "The lesson's code for this cell has changed since you edited it. ",
-      Object.assign(button("use-new", "Use the new version", "Replace your edit with the lesson's current code"), {
-        onclick: () => this.reset(),
-      }),
-    );
+    this.edit.offerNewVersion(() => this.reset());
   }
 
   changed(text) {
     this.stoppedByLearner = false; // an edited cell is the learner's fix: run-above may run it
-    saveSoon(this.key, text, this.original);
+    this.edit.changed(text);
   }
 
   reset() {
-    setText(this.view, this.original);
-    forgetEdit(this.key);
-    this.notice.hidden = true;
+    this.edit.reset(this.view);
   }
 
   get busy() {
@@ -137,7 +122,7 @@ class Cell {
   /** Run this cell after any earlier cell this session has not run yet. */
   async run() {
     if (this.busy) return;
-    saveNow(this.key); // Run keeps the edit at once, not after the typing pause
+    this.edit.keep(); // Run keeps the edit at once, not after the typing pause
     const { cells, client, page } = this.ctx;
     this.stopped = false;
     this.stoppedByLearner = false; // run by itself: no longer a cell to skip

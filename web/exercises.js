@@ -8,21 +8,12 @@
 // the page shows that wording the page's way (wording.js), and leaves the files as they are.
 
 import { zipSync, strToU8 } from "fflate";
-import { createEditor, getText, setText } from "./editor.js";
+import { createEditor, getText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
 import { RunStatus } from "./runstatus.js";
-import {
-  exerciseKey,
-  flushSaves,
-  forgetEdit,
-  hashText,
-  isDone,
-  loadEdit,
-  markDone,
-  saveNow,
-  saveSoon,
-} from "./storage.js";
+import { SavedEdit } from "./saved.js";
+import { exerciseKey, flushSaves, isDone, loadEdit, markDone } from "./storage.js";
 import { exerciseAnchor, pageWording, rewriteMessage } from "./wording.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
@@ -57,15 +48,15 @@ class Exercise {
     this.badge.hidden = !isDone(file);
     header.append(name, this.badge);
 
-    const saved = loadEdit(this.key);
+    this.edit = new SavedEdit(this.key, this.original, "This exercise file has changed since you edited it.");
     const host = document.createElement("div");
     host.className = "course-editor";
     this.view = createEditor({
       parent: host,
-      doc: saved ? saved.code : this.original,
+      doc: this.edit.text,
       label: `Python code, exercise ${file}`,
       onRun: () => this.check(),
-      onChange: (text) => saveSoon(this.key, text, this.original),
+      onChange: (text) => this.edit.changed(text),
       extensions: [pageWording(this.ctx.siteRoot)],
     });
 
@@ -89,10 +80,6 @@ class Exercise {
     this.hintButton.hidden = this.hints.length === 0;
     this.updateHintButton();
 
-    this.notice = document.createElement("div");
-    this.notice.className = "course-notice";
-    this.notice.hidden = true;
-
     this.hintList = document.createElement("ol");
     this.hintList.className = "course-exercise__hints";
     this.hintList.hidden = true;
@@ -104,22 +91,14 @@ class Exercise {
     this.output = new Output(result);
     this.output.clear();
 
-    el.append(header, host, toolbar, this.notice, this.hintList, result);
+    el.append(header, host, toolbar, this.edit.notice, this.hintList, result);
     this.checkButton.addEventListener("click", () => this.check());
     this.stopButton.addEventListener("click", () => this.stop());
     this.hintButton.addEventListener("click", () => this.nextHint());
     this.resetButton.addEventListener("click", () => this.reset());
     this.downloadButton.addEventListener("click", () => downloadAll(this.ctx.siteRoot));
 
-    if (saved && saved.base !== hashText(this.original)) {
-      this.notice.hidden = false;
-      this.notice.replaceChildren(
-        "This exercise file has changed since you edited it. ",
-        Object.assign(button("use-new", "Use the new version", "Replace your edit with the current file"), {
-          onclick: () => this.reset(),
-        }),
-      );
-    }
+    this.edit.offerNewVersion(() => this.reset());
   }
 
   updateHintButton() {
@@ -141,9 +120,7 @@ class Exercise {
   }
 
   reset() {
-    setText(this.view, this.original);
-    forgetEdit(this.key);
-    this.notice.hidden = true;
+    this.edit.reset(this.view);
   }
 
   get busy() {
@@ -161,7 +138,7 @@ class Exercise {
 
   async check() {
     if (this.busy) return;
-    saveNow(this.key); // Check keeps the edit at once, not after the typing pause
+    this.edit.keep(); // Check keeps the edit at once, not after the typing pause
     this.setState("waiting");
     this.output.clear();
     // Read when Check is pressed: a block may carry its own limit, like a cell.
