@@ -4,6 +4,7 @@ from pathlib import Path
 
 import nox
 
+nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests"]
