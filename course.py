@@ -191,16 +191,11 @@ def load(docs_dir: Path | str = DOCS) -> Course:
     if numbers != list(range(1, len(days) + 1)):
         repeated = sorted({n for n in numbers if numbers.count(n) > 1})
         missing = sorted(set(range(1, max(numbers, default=0) + 1)) - set(numbers))
+        problems = [f"missing {missing}"] if missing else []
+        problems += [f"repeated {repeated}"] if repeated else []
         raise ManifestError(
             "the lessons' days must run 1, 2, 3, ... with none missing or repeated: "
-            + "; ".join(
-                part
-                for part in (
-                    f"missing {missing}" if missing else "",
-                    f"repeated {repeated}" if repeated else "",
-                )
-                if part
-            )
+            + "; ".join(problems)
         )
     for before, after in zip(days, days[1:]):
         if after.phase < before.phase:

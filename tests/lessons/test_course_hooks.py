@@ -16,6 +16,8 @@ import course_map  # noqa: E402  (the hooks need MkDocs)
 import course_nav  # noqa: E402
 import day_badge  # noqa: E402
 import notebook_link  # noqa: E402
+from mkdocs.config import load_config  # noqa: E402
+from mkdocs.exceptions import PluginError  # noqa: E402
 
 
 def _files():
@@ -115,7 +117,7 @@ def test_notebook_pages_link_sibling_notebooks_as_pages():
 
 
 def _nav_config():
-    config = pytest.importorskip("mkdocs.config").load_config(str(ROOT / "mkdocs.yml"))
+    config = load_config(str(ROOT / "mkdocs.yml"))
     return config.plugins.on_config(config)  # every hook's on_config, as a build runs them
 
 
@@ -141,24 +143,22 @@ def test_nav_placeholder_must_stand_once_and_alone():
     out = course_nav.expand(nav, manifest)
     assert out[0] == "index.md" and out[-1] == nav[-1]
     assert len(out) == 2 + len(manifest.phases())
-    errors = pytest.importorskip("mkdocs.exceptions")
-    with pytest.raises(errors.PluginError, match="must hold the entry"):
+    with pytest.raises(PluginError, match="must hold the entry"):
         course_nav.expand(["index.md"], manifest)
-    with pytest.raises(errors.PluginError, match="must hold the entry"):
+    with pytest.raises(PluginError, match="must hold the entry"):
         course_nav.expand([course_nav.PLACEHOLDER, course_nav.PLACEHOLDER], manifest)
-    with pytest.raises(errors.PluginError, match="must hold the entry"):
+    with pytest.raises(PluginError, match="must hold the entry"):
         course_nav.expand(None, manifest)
     by_hand = [course_nav.PLACEHOLDER, {"Extra": ["lessons/day05_add_mul.md"]}]
-    with pytest.raises(errors.PluginError, match="lists lessons/day05_add_mul.md by hand"):
+    with pytest.raises(PluginError, match="lists lessons/day05_add_mul.md by hand"):
         course_nav.expand(by_hand, manifest)
 
 
 def test_a_broken_lesson_stops_the_build_with_its_name(tmp_path):
-    errors = pytest.importorskip("mkdocs.exceptions")
     (tmp_path / "lessons").mkdir()
     (tmp_path / "lessons" / "day01_x.md").write_text(
         "---\nday: 2\ntitle: X\nphase: 1\ntime: 5\n---\n"
     )
     config = SimpleNamespace(docs_dir=str(tmp_path), nav=[course_nav.PLACEHOLDER])
-    with pytest.raises(errors.PluginError, match="day01_x.md: front matter says day 2"):
+    with pytest.raises(PluginError, match="day01_x.md: front matter says day 2"):
         course_nav.on_config(config)
