@@ -4,6 +4,7 @@ from pathlib import Path
 
 import nox
 
+nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests"]
@@ -70,7 +71,8 @@ def gradescope(session: nox.Session) -> None:
 def notebooks(session: nox.Session) -> None:
     """Write each lesson's notebook (docs/notebooks/) from its page; -- --check only reports."""
     session.install("pyyaml")
-    session.run("python", "tools/notebooks.py", *session.posargs)
+    # From the repository root, so that the tool imports the course manifest (course.py).
+    session.run("python", "-m", "tools.notebooks", *session.posargs)
 
 
 @nox.session
@@ -80,7 +82,8 @@ def docs(session: nox.Session) -> None:
     session.install(".")
     npm_ci(session)
     # The hook (hooks/course_site.py) bundles web/, copies Pyodide and registers the wheels.
-    session.run("mkdocs", "build", "--strict")
+    # `python -m` from the repository root: the hooks import the course manifest (course.py).
+    session.run("python", "-m", "mkdocs", "build", "--strict")
 
 
 @nox.session

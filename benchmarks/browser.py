@@ -91,16 +91,16 @@ def _first_output_ms(page, url: str) -> float:
 
 def run() -> dict:
     """Measure and print; returns the medians in ms and the cold/warm ratios."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    from chromium import CHROMIUM as chromium
-    from chromium import CHROMIUM_FLAGS
+    from tools.chromium import CHROMIUM as chromium
+    from tools.chromium import CHROMIUM_FLAGS
 
     if chromium is None:
         raise SystemExit(
             "the browser benchmark needs Debian's chromium on PATH (apt-get install -y chromium)"
         )
     from playwright.sync_api import sync_playwright
-    from serve import make_server
+
+    from tools.serve import make_server
 
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="course-bench-") as tmp:

@@ -1,34 +1,27 @@
 """The course map: `<!-- course-map -->` in a page becomes the table of phases and days.
 
-Titles, phases and time estimates come from each lesson's front matter, so they are
-typed once. Each day carries `data-exercise="<slug>.py"`; the browser marks the days whose
-exercise is done (web/progress.js reads the runtime's saved flags).
+Titles, phases and time estimates are the lessons' front matter, read by the course
+manifest (course.py), so they are typed once. Each day carries
+`data-exercise="<slug>.py"`; the browser marks the days whose exercise is done
+(web/progress.js reads the runtime's saved flags).
 """
 
 import posixpath
-import re
 
-import yaml
+import course
 
-PHASES = {1: "Foundations", 2: "Neural networks", 3: "Language models"}
 PLACEHOLDER = "<!-- course-map -->"
-_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
-_LESSON = re.compile(r"^lessons/day\d\d_[a-z0-9_]+\.md$")
 
 
-def lessons(files):
-    """[(front matter, File)] of every lesson page, in day order."""
+def lessons(files, days=None):
+    """[(front matter, File)] of every lesson page, in day order (`days`: the manifest's)."""
     found = []
-    for f in files.documentation_pages():
-        if not _LESSON.match(f.src_uri):
-            continue
-        m = _FRONT_MATTER.match(f.content_string)
-        meta = (yaml.safe_load(m[1]) if m else None) or {}
-        for key in ("day", "title", "phase", "time"):
-            if key not in meta:
-                raise ValueError(f"{f.src_uri}: front matter needs `{key}:` for the course map")
-        found.append((meta, f))
-    return sorted(found, key=lambda item: item[0]["day"])
+    for day in course.DAYS if days is None else days:
+        f = files.get_file_from_path(day.lesson)
+        if f is None:
+            raise ValueError(f"{day.lesson} is a day of the course but not a page of the site")
+        found.append((day.meta, f))
+    return found
 
 
 def _minutes(total):
@@ -44,14 +37,14 @@ def render(entries, page_uri):
         '<span class="course-map__progress" data-total="' + str(len(entries)) + '"></span>',
         "",
     ]
-    for phase, name in PHASES.items():
+    for phase in course.PHASES:
         days = [(m, f) for m, f in entries if m["phase"] == phase]
         if not days:
             continue
         first, last = days[0][0]["day"], days[-1][0]["day"]
         minutes = sum(m["time"] for m, _ in days)
         out += [
-            f"## Phase {phase} · {name}",
+            f"## {course.phase_title(phase)}",
             "",
             f"Days {first}–{last} · about {_minutes(minutes)}",
             "",
@@ -73,4 +66,5 @@ def render(entries, page_uri):
 def on_page_markdown(markdown, page, config, files):
     if PLACEHOLDER not in markdown:
         return markdown
-    return markdown.replace(PLACEHOLDER, render(lessons(files), page.file.src_uri))
+    days = course.load(config.docs_dir).days if config else None
+    return markdown.replace(PLACEHOLDER, render(lessons(files, days), page.file.src_uri))

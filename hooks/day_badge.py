@@ -1,25 +1,29 @@
-"""Every lesson page shows its phase and "Day N of 30", read from its front matter.
+"""Every lesson page shows its phase and "Day N of <days>", read from its front matter.
 
 A page may type the badge line itself (`<p class="day-badge">…</p>`) so its Markdown reads
 well on its own; this hook replaces it with the one computed from `day:` and `phase:`, so
 the badge can never disagree with the front matter, and adds the page's `# title` when
-the page has no heading of its own.
+the page has no heading of its own. The phases' names and the number of days come from
+the course manifest (course.py), read afresh on every build.
 """
 
 import re
 
-PHASES = {1: "Foundations", 2: "Neural networks", 3: "Language models"}
-TOTAL_DAYS = 30
+import course
+
+_course = None  # the course as this build reads it (on_config); None: as imported
 
 _TYPED_BADGE = re.compile(r'^[ \t]*<p class="day-badge">.*?</p>[ \t]*\n?', re.M)
 _H1 = re.compile(r"^# \S", re.M)
 
 
+def on_config(config):
+    global _course
+    _course = course.load(config.docs_dir)
+
+
 def badge_text(meta):
-    day, phase = meta["day"], meta["phase"]
-    if phase not in PHASES:
-        raise ValueError(f"front matter phase must be 1, 2 or 3, got {phase!r}")
-    return f"Phase {phase} · {PHASES[phase]} · Day {day} of {TOTAL_DAYS}"
+    return (_course or course.COURSE).badge(meta["day"], meta["phase"])
 
 
 def badge_html(meta):

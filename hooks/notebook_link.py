@@ -29,7 +29,7 @@ def on_page_markdown(markdown, page, config, files):
     if nb is None:
         raise FileNotFoundError(
             f"{page.file.src_uri} has no notebook: run `nox -s notebooks` "
-            "(or python tools/notebooks.py) to write docs/notebooks/"
+            "(or python -m tools.notebooks) to write docs/notebooks/"
         )
     # mkdocs-jupyter serves the notebook as a page at nb.url and copies the .ipynb into its folder.
     name = posixpath.basename(nb.src_uri)

@@ -1,13 +1,8 @@
 """Shared by every browser test (tests/browser, tests/explorer): Debian's Chromium, by path."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-
-from chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
+from tools.chromium import CHROMIUM, CHROMIUM_FLAGS
 
 
 @pytest.fixture(scope="session")

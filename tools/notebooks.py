@@ -1,7 +1,10 @@
 """Write each lesson's Jupyter notebook from its page: one source, two forms.
 
-    python tools/notebooks.py           # (re)write docs/notebooks/dayNN_slug.ipynb
-    python tools/notebooks.py --check   # exit 1 and name the notebooks that are out of date
+    python -m tools.notebooks           # (re)write docs/notebooks/dayNN_slug.ipynb
+    python -m tools.notebooks --check   # exit 1 and name the notebooks that are out of date
+
+Run it from the repository root: the lessons are the course manifest's (course.py), one
+notebook a day, named after the day's lesson.
 
 A notebook holds the page's `pyodide` cells as code cells, in page order, and the
 prose between them as Markdown cells. MkDocs-only syntax is turned into plain Markdown
@@ -23,21 +26,18 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-LESSONS = ROOT / "docs" / "lessons"
-NOTEBOOKS = ROOT / "docs" / "notebooks"
+import course
 
-PHASES = {1: "Foundations", 2: "Neural networks", 3: "Language models"}
-TOTAL_DAYS = 30
+ROOT = course.ROOT
+LESSONS = course.LESSONS
+NOTEBOOKS = course.DOCS / "notebooks"
 
-_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)```(?P<name>[\w-]*)")
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$')
 _TAB = re.compile(r'^===\+?\s+"(?P<title>[^"]*)"\s*$')
 _BADGE = re.compile(r'^<p class="day-badge">.*</p>\s*$')
 # A Markdown link to a page of the site: [text](target.md) or [text](target.md#anchor).
 _PAGE_LINK = re.compile(r"\]\((?P<target>[^()\s]+?\.md)(?P<anchor>#[^()\s]*)?\)")
-_LESSON = re.compile(r"day[0-9][0-9]_\w+\.md")
 
 
 def _indent(line: str) -> int:
@@ -46,9 +46,8 @@ def _indent(line: str) -> int:
 
 def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
     """(front matter, [(kind, source), ...]) with kind "markdown" or "code", in page order."""
-    m = _FRONT_MATTER.match(text)
-    meta = (yaml.safe_load(m[1]) if m else None) or {}
-    lines = (text[m.end() :] if m else text).split("\n")
+    meta, body = course.split_front_matter(text)
+    lines = body.split("\n")
     cells: list[tuple[str, str]] = []
     prose: list[str] = []
     containers: list[tuple[int, bool]] = []  # (indent of the body, is it a quote?)
@@ -159,10 +158,11 @@ def link_notebooks(markdown: str, page: str = "a lesson") -> str:
     downloads), where the `.md` pages are not. A link to any other page of the site has
     no notebook to go to, so it is refused rather than left broken.
     """
+    lessons = {f"{day.slug}.md" for day in course.DAYS}
 
     def repl(m: re.Match) -> str:
         target = m["target"]
-        if not _LESSON.fullmatch(target) or not (LESSONS / target).is_file():
+        if target not in lessons:
             raise ValueError(
                 f"{page}: the link to {target} has no notebook to point to; link a lesson page "
                 "(dayNN_slug.md) or write the page's full address"
@@ -174,8 +174,7 @@ def link_notebooks(markdown: str, page: str = "a lesson") -> str:
 
 def badge(meta: dict) -> str:
     """ "Phase 2 · Neural networks · Day 10 of 30" from a page's front matter."""
-    phase = meta["phase"]
-    return f"Phase {phase} · {PHASES[phase]} · Day {meta['day']} of {TOTAL_DAYS}"
+    return course.badge(meta["day"], meta["phase"])
 
 
 def _source(text: str) -> list[str]:
@@ -232,7 +231,8 @@ def target(page: Path) -> Path:
 
 
 def pages() -> list[Path]:
-    return sorted(LESSONS.glob("day[0-9][0-9]_*.md"))
+    """Every day's lesson page, in day order."""
+    return [course.DOCS / day.lesson for day in course.DAYS]
 
 
 def stale() -> list[str]:

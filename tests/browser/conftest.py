@@ -18,10 +18,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools"))
+from tools.serve import make_server
 
-from serve import make_server  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def pytest_collection_modifyitems(config, items):

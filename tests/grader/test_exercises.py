@@ -12,12 +12,15 @@ from pathlib import Path
 
 import pytest
 
+import course
 from grader.checks import EXERCISES, check_module, judge_case, runner_module
 from grader.public import run_public_checks
 from grader.runners import execute
 
 ROOT = Path(__file__).resolve().parents[2]
 EXERCISE_FILES = sorted(p.name for p in (ROOT / "exercises").glob("*.py"))
+# "day" and a day of the course (course.py: 01 to TOTAL_DAYS), then the slug.
+EXERCISE_NAME = re.compile(rf"day({'|'.join(f'{d.day:02d}' for d in course.DAYS)})_[a-z0-9_]+\.py")
 
 
 def load(folder, name):
@@ -36,8 +39,14 @@ def test_exercises_solutions_and_checks_match_file_for_file():
     assert EXERCISE_FILES == sorted(p.name for p in (ROOT / "solutions").glob("*.py"))
     assert EXERCISE_FILES == sorted(EXERCISES)
     for name in EXERCISE_FILES:
-        assert re.fullmatch(r"day(0[1-9]|[12]\d|30)_[a-z0-9_]+\.py", name), name
+        assert EXERCISE_NAME.fullmatch(name), name
         assert (ROOT / "grader" / "checks" / name).is_file(), f"grader/checks/{name} is missing"
+
+
+def test_the_grader_finds_every_exercise_of_the_course():
+    # The grader lists its check modules (it runs without docs/ on Gradescope); the course
+    # manifest lists the days with an exercise file. The two must be the same, in order.
+    assert EXERCISES == course.EXERCISES
 
 
 @pytest.mark.parametrize("name", EXERCISE_FILES)

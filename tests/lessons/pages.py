@@ -11,10 +11,11 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-LESSONS = ROOT / "docs" / "lessons"
+import course
 
-_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+ROOT = course.ROOT
+LESSONS = course.LESSONS
+
 # A fence may sit indented inside an admonition or a content tab; the closing fence
 # has the same indentation as the opening one.
 _FENCE = re.compile(
@@ -57,15 +58,14 @@ class Lesson:
 
 
 def lesson_paths():
-    return sorted(LESSONS.glob("day*.md"))
+    """Every day's lesson page, in day order (the course manifest's days)."""
+    return [course.DOCS / day.lesson for day in course.DAYS]
 
 
 def load(path):
     path = Path(path)
-    raw = path.read_text(encoding="utf-8")
-    m = _FRONT_MATTER.match(raw)
-    meta = yaml.safe_load(m[1]) if m else {}
-    return Lesson(path, meta or {}, raw[m.end() :] if m else raw)
+    meta, text = course.split_front_matter(path.read_text(encoding="utf-8"))
+    return Lesson(path, meta, text)
 
 
 def lesson(slug):

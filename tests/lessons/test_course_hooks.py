@@ -1,27 +1,23 @@
-"""The day badge, the notebook link and the course map, as the site build applies them."""
+"""The navigation, the day badge, the notebook link and the course map, as the site build
+applies them. The hooks are importable by name: pyproject.toml puts hooks/ on pytest's path."""
 
-import importlib.util
 from types import SimpleNamespace
 
 import pytest
+
+import course
+from course import PHASES, TOTAL_DAYS
 
 from .pages import ROOT, lesson_paths, load
 
 mkdocs_files = pytest.importorskip("mkdocs.structure.files")
 
-
-def _hook(name):
-    spec = importlib.util.spec_from_file_location(f"hook_{name}", ROOT / "hooks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-day_badge, notebook_link, course_map = (
-    _hook("day_badge"),
-    _hook("notebook_link"),
-    _hook("course_map"),
-)
+import course_map  # noqa: E402  (the hooks need MkDocs)
+import course_nav  # noqa: E402
+import day_badge  # noqa: E402
+import notebook_link  # noqa: E402
+from mkdocs.config import load_config  # noqa: E402
+from mkdocs.exceptions import PluginError  # noqa: E402
 
 
 def _files():
@@ -43,7 +39,7 @@ def _page(src_uri, meta, files):
 def test_badge_matches_front_matter(path):
     page = load(path)
     text = day_badge.badge_text(page.meta)
-    assert text.endswith(f"Day {page.meta['day']} of 30")
+    assert text.endswith(f"Day {page.meta['day']} of {TOTAL_DAYS}")
     assert text.startswith(f"Phase {page.meta['phase']} · ")
     # A badge the page types itself must say the same, since the hook replaces it.
     typed = [ln for ln in page.text.splitlines() if 'class="day-badge"' in ln]
@@ -56,9 +52,11 @@ def test_badge_hook_replaces_a_typed_badge_and_adds_a_title():
     page = SimpleNamespace(
         meta=meta, file=SimpleNamespace(src_uri="lessons/day12_loss.md"), title="Loss"
     )
-    typed = '<p class="day-badge">Phase 1 · Wrong · Day 3 of 30</p>\n\n# Loss\n\nText.'
+    typed = f'<p class="day-badge">Phase 1 · Wrong · Day 3 of {TOTAL_DAYS}</p>\n\n# Loss\n\nText.'
     out = day_badge.on_page_markdown(typed, page, None, None)
-    assert out.count("day-badge") == 1 and "Phase 2 · Neural networks · Day 12 of 30" in out
+    assert (
+        out.count("day-badge") == 1 and f"Phase 2 · Neural networks · Day 12 of {TOTAL_DAYS}" in out
+    )
     assert "Wrong" not in out and out.count("# Loss") == 1
     out = day_badge.on_page_markdown("Text.", page, None, None)
     assert "# Loss\n\nText." in out
@@ -113,3 +111,54 @@ def test_notebook_pages_link_sibling_notebooks_as_pages():
     out = notebook_link.link_sibling_notebooks(html, "notebooks/day16_tokens/", urls)
     assert '<a href="../day17_bigrams/">day 17</a>' in out
     assert 'href="day18_likelihood.ipynb#x"' in out  # no such notebook page: left alone
+
+
+# -- the navigation (hooks/course_nav.py) ---------------------------------------------------
+
+
+def _nav_config():
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    return config.plugins.on_config(config)  # every hook's on_config, as a build runs them
+
+
+def test_nav_lists_every_lesson_in_its_phase_in_day_order():
+    nav = _nav_config().nav
+    sections = [next(iter(item.items())) for item in nav if isinstance(item, dict)]
+    phases = [(title, pages) for title, pages in sections if title.startswith("Phase ")]
+    assert [title for title, _ in phases] == [f"Phase {p} · {name}" for p, name in PHASES.items()]
+    listed = [page for _, pages in phases for page in pages]
+    assert listed == [f"lessons/{p.name}" for p in lesson_paths()]
+    for title, pages in phases:
+        for page in pages:
+            meta = load(ROOT / "docs" / page).meta
+            assert title == f"Phase {meta['phase']} · {PHASES[meta['phase']]}", page
+    assert course_nav.PLACEHOLDER not in nav
+    # The pages around the lessons stay where mkdocs.yml puts them.
+    assert nav[0] == {"Home": "index.md"} and "Instructors" in nav[-1]
+
+
+def test_nav_placeholder_must_stand_once_and_alone():
+    manifest = course.load()
+    nav = ["index.md", course_nav.PLACEHOLDER, {"Instructors": ["instructors/grading.md"]}]
+    out = course_nav.expand(nav, manifest)
+    assert out[0] == "index.md" and out[-1] == nav[-1]
+    assert len(out) == 2 + len(manifest.phases())
+    with pytest.raises(PluginError, match="must hold the entry"):
+        course_nav.expand(["index.md"], manifest)
+    with pytest.raises(PluginError, match="must hold the entry"):
+        course_nav.expand([course_nav.PLACEHOLDER, course_nav.PLACEHOLDER], manifest)
+    with pytest.raises(PluginError, match="must hold the entry"):
+        course_nav.expand(None, manifest)
+    by_hand = [course_nav.PLACEHOLDER, {"Extra": ["lessons/day05_add_mul.md"]}]
+    with pytest.raises(PluginError, match="lists lessons/day05_add_mul.md by hand"):
+        course_nav.expand(by_hand, manifest)
+
+
+def test_a_broken_lesson_stops_the_build_with_its_name(tmp_path):
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "day01_x.md").write_text(
+        "---\nday: 2\ntitle: X\nphase: 1\ntime: 5\n---\n"
+    )
+    config = SimpleNamespace(docs_dir=str(tmp_path), nav=[course_nav.PLACEHOLDER])
+    with pytest.raises(PluginError, match="day01_x.md: front matter says day 2"):
+        course_nav.on_config(config)

@@ -1,16 +1,14 @@
 """Every lesson's notebook is in sync with its page (one source: the page's cells)."""
 
-import importlib.util
 import json
 import re
 
 import pytest
 
-from .pages import ROOT, lesson_paths, load
+from course import TOTAL_DAYS
+from tools import notebooks
 
-_spec = importlib.util.spec_from_file_location("course_notebooks", ROOT / "tools" / "notebooks.py")
-notebooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(notebooks)
+from .pages import lesson_paths, load
 
 PAGES = lesson_paths()
 IDS = [p.stem for p in PAGES]
@@ -46,7 +44,7 @@ def test_notebook_is_valid_nbformat_4(path):
     page = load(path)
     assert nb.metadata["course"] == {k: page.meta[k] for k in ("day", "title", "phase")}
     first = "".join(nb.cells[0].source)
-    assert f"Day {page.meta['day']} of 30" in first
+    assert f"Day {page.meta['day']} of {TOTAL_DAYS}" in first
 
 
 def test_no_notebook_without_a_page():
@@ -58,7 +56,7 @@ def test_no_notebook_without_a_page():
 def test_markdown_conversion():
     text = (
         "---\nday: 1\ntitle: T\nphase: 1\ntime: 5\n---\n\n"
-        '<p class="day-badge">Phase 1 · Foundations · Day 1 of 30</p>\n\n# T\n\nIntro.\n\n'
+        f'<p class="day-badge">Phase 1 · Foundations · Day 1 of {TOTAL_DAYS}</p>\n\n# T\n\nIntro.\n\n'
         '!!! tip "Try this"\n    Change it.\n\n    ```pyodide\n    x = 1\n    ```\n\n    More.\n\nAfter.\n\n'
         '=== "Tab A"\n    In a tab.\n\n'
         "```exercise\nfile: day01_x.py\nhints:\n  - one\n  - two\n```\n"

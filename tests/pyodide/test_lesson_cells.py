@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+import course
+
 ROOT = Path(__file__).resolve().parents[2]
-LESSONS = sorted((ROOT / "docs" / "lessons").glob("*.md"))
+LESSONS = [course.DOCS / day.lesson for day in course.DAYS]  # every day's page, in order
 NODE = shutil.which("node")
 
 

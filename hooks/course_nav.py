@@ -1,0 +1,85 @@
+"""The lessons' part of the navigation, built from the course manifest (course.py).
+
+mkdocs.yml's `nav` holds one placeholder entry where the lessons go:
+
+    nav:
+      - Home: index.md
+      - lessons/*.md
+      - Instructors: ...
+
+On every build (`on_config`, before MkDocs turns `nav` into pages) the placeholder becomes
+one section a phase, "Phase 1 · Foundations" and so on, each listing its days in day order,
+all read from the lessons' front matter. A new lesson needs no line in mkdocs.yml, and a
+lesson cannot sit in the wrong phase or out of order. The build stops with a clear message
+when the placeholder is missing or repeated, when mkdocs.yml lists a lesson by hand, or
+when a lesson's front matter is wrong.
+
+It is the first hook in mkdocs.yml, so a missing manifest is the first error the build
+shows. MkDocs must run from the repository root as `python -m mkdocs` (as `nox -s docs`
+and the tests do), which puts the root, and so course.py, on the import path.
+"""
+
+from __future__ import annotations
+
+try:
+    import course
+except ModuleNotFoundError as exc:  # pragma: no cover - depends on how mkdocs is started
+    raise ModuleNotFoundError(
+        "the site's hooks read the course manifest, course.py at the repository root: run "
+        "`python -m mkdocs build` from the repository root (nox -s docs does), not the "
+        "`mkdocs` script, which leaves the root off the import path"
+    ) from exc
+
+from mkdocs.exceptions import PluginError
+
+PLACEHOLDER = "lessons/*.md"
+
+
+def lesson_sections(manifest: course.Course) -> list[dict]:
+    """[{"Phase 1 · Foundations": ["lessons/day01_....md", ...]}, ...] in day order."""
+    return [
+        {course.phase_title(phase): [d.lesson for d in days]}
+        for phase, _, days in manifest.phases()
+    ]
+
+
+def _pages(item):
+    """Every page path an entry of `nav` names, however deep."""
+    if isinstance(item, str):
+        yield item
+    elif isinstance(item, dict):
+        for value in item.values():
+            yield from _pages(value)
+    elif isinstance(item, list):
+        for value in item:
+            yield from _pages(value)
+
+
+def expand(nav: list | None, manifest: course.Course) -> list:
+    """`nav` with its placeholder replaced by the lesson sections; PluginError if it cannot be."""
+    if not nav or sum(item == PLACEHOLDER for item in nav) != 1:
+        raise PluginError(
+            f"mkdocs.yml: the nav must hold the entry `- {PLACEHOLDER}` once, at its top level, "
+            "where the lessons go (hooks/course_nav.py builds that part from the lessons' front "
+            "matter)"
+        )
+    by_hand = [p for item in nav if item != PLACEHOLDER for p in _pages(item)]
+    by_hand = [p for p in by_hand if p.lstrip("/").startswith("lessons/")]
+    if by_hand:
+        raise PluginError(
+            f"mkdocs.yml: the nav lists {', '.join(by_hand)} by hand; the lessons' part of the "
+            f"nav is built from their front matter where `- {PLACEHOLDER}` stands: remove it"
+        )
+    out = []
+    for item in nav:
+        out.extend(lesson_sections(manifest) if item == PLACEHOLDER else [item])
+    return out
+
+
+def on_config(config):
+    try:
+        manifest = course.load(config.docs_dir)
+    except course.ManifestError as exc:
+        raise PluginError(str(exc)) from exc
+    config.nav = expand(config.nav, manifest)
+    return config
