@@ -1,7 +1,7 @@
 // The computation-graph explorer: type an expression, see the graph the engine builds,
 // play the forward and the backward pulse, read the chain rule on every arrow.
 //
-// All numbers come from `engine.expr.explore` (Python, in the course worker); this file
+// All numbers come from `explorer.explore` (Python, in the course worker); this file
 // lays out, draws and steps through them. Stable hooks for tests and lessons:
 // [data-explorer] root, input[data-role=expression], input[data-var=NAME],
 // [data-action=forward|backward|finish|play|prev|next], [data-node] with data-label,
