@@ -5,6 +5,7 @@ import doctest
 from pathlib import Path
 
 import explorer
+from explorer import PRESETS, explore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,3 +34,16 @@ def test_the_explorer_reads_no_engine_internals():
                     source.name,
                     node.attr,
                 )
+
+
+def test_every_preset_builds():
+    assert len(PRESETS) == len(set(PRESETS)) > 0
+    for text in PRESETS:
+        assert explore(text)["ok"], text
+
+
+def test_the_page_takes_its_presets_from_the_same_file():
+    source = (ROOT / "web" / "explorer" / "explorer.js").read_text()
+    assert 'import presets from "../../explorer/presets.json";' in source
+    for text in PRESETS:
+        assert text not in source, f"{text!r} is written out in explorer.js too"

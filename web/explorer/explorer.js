@@ -7,11 +7,14 @@
 // [data-action=forward|backward|finish|play|prev|next], [data-node] with data-label,
 // data-value and data-grad (empty until shown), [data-role=error].
 
+import presets from "../../explorer/presets.json";
 import { chainFormula, num, opName, opSymbol } from "./format.js";
 import { layout } from "./layout.js";
 import { snapshot, stepCount } from "./timeline.js";
 
-export const PRESETS = ["(a + b) * c", "relu(a * b)", "a * a", "(a*b + c) * f", "a*b + a"];
+// The examples menu: explorer/presets.json, the one list the Python package reads too
+// (explorer.PRESETS); esbuild inlines it into the bundle.
+export const PRESETS = presets;
 const SVGNS = "http://www.w3.org/2000/svg";
 const STEP_MS = 1000;
 const SLIDER = { min: -10, max: 10, step: 0.1 };
