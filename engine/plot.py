@@ -57,6 +57,34 @@ def _fmt(v):
     return f"{v:g}"
 
 
+class _Frame:
+    """A figure's plotting area and the scales from data to pixels (y grows downward)."""
+
+    def __init__(self, fig, points):
+        self.width, self.height = fig.width, fig.height
+        self.left, self.right, self.top, self.bottom = 64, 16, 34 if fig.title else 14, 46
+        x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
+        y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
+        if x0 == x1:
+            x0, x1 = x0 - 1, x1 + 1
+        if y0 == y1:
+            y0, y1 = y0 - 1, y1 + 1
+        pad = (y1 - y0) * 0.05
+        self.x0, self.x1, self.y0, self.y1 = x0, x1, y0 - pad, y1 + pad
+
+    def sx(self, x):
+        return self.left + (x - self.x0) / (self.x1 - self.x0) * (
+            self.width - self.left - self.right
+        )
+
+    def sy(self, y):
+        return (
+            self.height
+            - self.bottom
+            - (y - self.y0) / (self.y1 - self.y0) * (self.height - self.top - self.bottom)
+        )
+
+
 class Figure:
     """A plot with one or more series; `svg()` draws it."""
 
@@ -93,24 +121,9 @@ class Figure:
         points = [p for s in self.series for p in self._points(s)]
         if not points:
             raise ValueError("nothing to draw: add a series with at least one finite value")
-        w, h = self.width, self.height
-        left, right, top, bottom = 64, 16, 34 if self.title else 14, 46
-        x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
-        y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
-        if x0 == x1:
-            x0, x1 = x0 - 1, x1 + 1
-        if y0 == y1:
-            y0, y1 = y0 - 1, y1 + 1
-        pad = (y1 - y0) * 0.05
-        y0, y1 = y0 - pad, y1 + pad
-
-        def sx(x):
-            return left + (x - x0) / (x1 - x0) * (w - left - right)
-
-        def sy(y):
-            return h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom)
-
+        frame = _Frame(self, points)
         title = escape(self.title or "figure")
+        w, h = self.width, self.height
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
             f'viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">',
@@ -121,39 +134,57 @@ class Figure:
             parts.append(
                 f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">{title}</text>'
             )
-        # Axes, ticks and grid.
-        parts.append(
-            f'<path d="M{left},{top} V{h - bottom} H{w - right}" fill="none" stroke="#444"/>'
-        )
-        for t in _nice_ticks(x0, x1):
-            x = sx(t)
+        parts += self._axes(frame)
+        parts += self._axis_labels(frame)
+        parts += self._marks(frame)
+        parts += self._legend(frame)
+        parts.append("</svg>")
+        return "\n".join(parts)
+
+    def _axes(self, f):
+        """The two axes, their ticks and the horizontal grid lines."""
+        h, left, right, bottom = f.height, f.left, f.right, f.bottom
+        parts = [
+            f'<path d="M{left},{f.top} V{h - bottom} H{f.width - right}" fill="none" stroke="#444"/>'
+        ]
+        for t in _nice_ticks(f.x0, f.x1):
+            x = f.sx(t)
             parts.append(
                 f'<line x1="{x:.1f}" y1="{h - bottom}" x2="{x:.1f}" y2="{h - bottom + 4}" stroke="#444"/>'
             )
             parts.append(
                 f'<text x="{x:.1f}" y="{h - bottom + 16}" text-anchor="middle">{_fmt(t)}</text>'
             )
-        for t in _nice_ticks(y0, y1):
-            y = sy(t)
+        for t in _nice_ticks(f.y0, f.y1):
+            y = f.sy(t)
             label = _fmt(10**t) if self.logy else _fmt(t)
             parts.append(
-                f'<line x1="{left}" y1="{y:.1f}" x2="{w - right}" y2="{y:.1f}" stroke="#eee"/>'
+                f'<line x1="{left}" y1="{y:.1f}" x2="{f.width - right}" y2="{y:.1f}" stroke="#eee"/>'
             )
             parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+        return parts
+
+    def _axis_labels(self, f):
+        parts = []
         if self.xlabel:
             parts.append(
-                f'<text x="{(left + w - right) / 2}" y="{h - 8}" text-anchor="middle">{escape(self.xlabel)}</text>'
+                f'<text x="{(f.left + f.width - f.right) / 2}" y="{f.height - 8}" '
+                f'text-anchor="middle">{escape(self.xlabel)}</text>'
             )
         if self.ylabel:
-            cy = (top + h - bottom) / 2
+            cy = (f.top + f.height - f.bottom) / 2
             parts.append(
                 f'<text x="14" y="{cy}" text-anchor="middle" transform="rotate(-90 14 {cy})">'
                 f"{escape(self.ylabel)}</text>"
             )
-        # Series, then a legend for the labelled ones.
+        return parts
+
+    def _marks(self, f):
+        """Each series: a polyline for a line of two points or more, dots otherwise."""
+        parts = []
         for i, s in enumerate(self.series):
             color = COLORS[i % len(COLORS)]
-            pts = [(sx(x), sy(y)) for x, y in self._points(s)]
+            pts = [(f.sx(x), f.sy(y)) for x, y in self._points(s)]
             if s["kind"] == "line" and len(pts) > 1:
                 d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
                 parts.append(
@@ -163,16 +194,19 @@ class Figure:
                 parts.extend(
                     f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"/>' for x, y in pts
                 )
+        return parts
+
+    def _legend(self, f):
+        """A colour key for the series that have a label, top right."""
+        parts = []
         labelled = [(i, s["label"]) for i, s in enumerate(self.series) if s["label"]]
         for row, (i, label) in enumerate(labelled):
-            y = top + 8 + row * 16
+            y = f.top + 8 + row * 16
             color = COLORS[i % len(COLORS)]
-            parts.append(
-                f'<rect x="{w - right - 120}" y="{y - 8}" width="10" height="10" fill="{color}"/>'
-            )
-            parts.append(f'<text x="{w - right - 104}" y="{y + 1}">{escape(str(label))}</text>')
-        parts.append("</svg>")
-        return "\n".join(parts)
+            x = f.width - f.right
+            parts.append(f'<rect x="{x - 120}" y="{y - 8}" width="10" height="10" fill="{color}"/>')
+            parts.append(f'<text x="{x - 104}" y="{y + 1}">{escape(str(label))}</text>')
+        return parts
 
     def _repr_svg_(self):
         return self.svg()

@@ -20,7 +20,7 @@ from pymdownx.superfences import SuperFencesException
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.expr import ExpressionError, parse  # noqa: E402
+from explorer import ExpressionError, parse  # noqa: E402
 
 __all__ = ["ExplorerError", "explorer_fence", "format_explorer"]
 

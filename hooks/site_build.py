@@ -3,9 +3,11 @@
 After MkDocs writes site/, these steps add:
 - assets/course/: the bundled runtime (esbuild: course.js, worker.js, CSS);
 - pyodide/: Pyodide from node_modules (the npm package pinned in package-lock.json),
-  plus wheels of `engine` and of the public checks (`grader/runners/`, the verdict
-  and the public cases with their expectations; never `grader/checks/`), registered
-  in pyodide/pyodide-lock.json by pyodide-build's `pyodide lockfile add-wheels`, so `import engine` loads locally with its hash checked;
+  plus wheels of `engine`, of `explorer` (the graph explorer's parser and graph
+  builder, which requires engine) and of the public checks (`grader/runners/`, the
+  verdict and the public cases with their expectations; never `grader/checks/`),
+  registered in pyodide/pyodide-lock.json by pyodide-build's `pyodide lockfile
+  add-wheels`, so `import engine` loads locally with its hash checked;
 - assets/katex/: KaTeX for the maths (no CDN);
 - coi-serviceworker.min.js at the root: cross-origin isolation on hosts without headers;
 - exercises/: every exercise file, an index.json of them and exercises.zip.
@@ -114,8 +116,13 @@ def public_cases_json(root: Path) -> bytes:
     return json.dumps(public_cases(), sort_keys=True).encode()
 
 
+# The graph explorer's Python side (explorer/): a wheel of its own, loaded only by pages
+# with an explorer, so the engine's wheel holds just what a learner reads and imports.
+EXPLORER_DATA = ("presets.json",)
+
+
 def build_wheels(root: Path, dest: Path) -> list[Path]:
-    """Write the engine wheel, and the public-checks wheel when grader/public.py exists."""
+    """The engine and explorer wheels, and the public-checks wheel when grader/public.py exists."""
     pyproject = tomllib.loads((root / "pyproject.toml").read_text())
     project = pyproject["project"]
     version = project["version"]
@@ -129,7 +136,16 @@ def build_wheels(root: Path, dest: Path) -> list[Path]:
             package_files(root, "engine", data=engine_data),
             summary=project.get("description", ""),
             requires_python=project.get("requires-python", ">=3.11"),
-        )
+        ),
+        write_wheel(
+            dest,
+            "explorer",
+            version,
+            package_files(root, "explorer", data=EXPLORER_DATA),
+            summary="The course's graph explorer: typed expressions built with the engine",
+            requires_python=project.get("requires-python", ">=3.11"),
+            requires=("engine",),
+        ),
     ]
     if (root / "grader" / "public.py").is_file():
         files = package_files(root, "grader", only=PUBLIC_GRADER)

@@ -1,12 +1,18 @@
 """The graph explorer on the built site: its graph comes from the engine under Pyodide.
 
 The UI's details are tested in tests/explorer/; this proves the real path: the
-`explorer` fence, the runtime mounting it, and `engine.expr.explore` run in the
+`explorer` fence, the runtime mounting it, and `explorer.explore` run in the
 course's Python worker.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
 EXPLORER = "explorer/"
 
 
@@ -46,3 +52,22 @@ def test_explorer_builds_and_differentiates_with_the_engine_in_pyodide(course_pa
     error.wait_for(state="visible")
     assert "attributes" in error.text_content()
     assert page.locator("[data-node]").count() == 0
+
+
+def test_the_explorer_ships_as_its_own_wheel_beside_the_engine(site_dir):
+    lock = json.loads((site_dir / "pyodide" / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["explorer"]
+    assert entry["imports"] == ["explorer"] and "engine" in entry["depends"]
+    wheel = site_dir / "pyodide" / entry["file_name"]
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"]
+    with zipfile.ZipFile(wheel) as zf:
+        code = {n for n in zf.namelist() if not n.startswith("explorer-")}
+        assert code == {
+            f"explorer/{p.name}"
+            for p in (ROOT / "explorer").iterdir()
+            if p.suffix in {".py", ".json"}
+        }
+        assert zf.read("explorer/presets.json") == (ROOT / "explorer/presets.json").read_bytes()
+    # The engine's wheel is the learner's package only: nothing of the explorer in it.
+    with zipfile.ZipFile(site_dir / "pyodide" / lock["packages"]["engine"]["file_name"]) as zf:
+        assert not [n for n in zf.namelist() if n.startswith("explorer") or "expr" in n]

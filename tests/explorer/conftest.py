@@ -1,7 +1,7 @@
 """The explorer's UI in Debian's Chromium, on a page of its own.
 
 The page bundles web/explorer with esbuild and gets its graphs from
-`engine.expr.explore` run by this Python process (exposed to the page by
+`explorer.explore` run by this Python process (exposed to the page by
 Playwright), the same function the course worker runs under Pyodide; the
 full-site test with Pyodide is tests/browser/test_explorer.py. No browser is
 downloaded: Chromium comes from PATH.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.expr import explore
+from explorer import explore
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.expr import (
+from explorer import (
     DEFAULT_VALUES,
     FUNCTIONS,
     MAX_LENGTH,

@@ -10,6 +10,8 @@ import pytest
 
 pytest.importorskip("pytest_playwright")
 
+from explorer import PRESETS  # noqa: E402
+
 
 def node(page, label):
     return page.locator(f"[data-node][data-label='{label}']")
@@ -208,6 +210,14 @@ def test_presets_build(open_explorer):
     page.select_option("[data-role=preset]", "(a*b + c) * f")
     page.wait_for_selector("[data-node][data-label='(a*b+c)*f']")
     assert page.locator("input[data-var]").count() == 4
+
+
+def test_the_examples_menu_offers_the_python_packages_presets(open_explorer):
+    page = open_explorer("a")
+    options = page.eval_on_selector_all(
+        "[data-role=preset] option", "els => els.map(e => e.value).filter(Boolean)"
+    )
+    assert options == list(PRESETS)
 
 
 def test_layout_runs_left_to_right_and_merges(open_explorer):

@@ -1,9 +1,11 @@
-// The explorer's only source of graphs: `engine.expr.explore` run by Python in the
-// course worker (Pyodide). The JavaScript side never differentiates anything.
-// A "run" in a namespace of our own imports it (the worker loads the `engine` wheel
-// from a run's imports); each "call" then runs it there and returns its JSON.
+// The explorer's only source of graphs: `explorer.explore` (the Python package explorer/,
+// shipped as its own wheel next to `engine`'s) run by Python in the course worker
+// (Pyodide). The JavaScript side never differentiates anything.
+// A "run" in a namespace of our own imports it (the worker loads the `explorer` wheel,
+// and the `engine` wheel it requires, from a run's imports); each "call" then runs it there
+// and returns its JSON.
 
-const MODULE = "engine.expr";
+const MODULE = "explorer";
 const NAMESPACE = "__explorer__";
 const OWNER = { label: "the graph explorer" }; // what a cell queued behind it says it waits for
 
@@ -12,12 +14,12 @@ const OWNER = { label: "the graph explorer" }; // what a cell queued behind it s
  * explore(text, values) resolves with explore()'s dict, or rejects when Python fails.
  */
 export function workerEngine(client) {
-  let loaded = null; // the client generation the engine package was loaded for
+  let loaded = null; // the client generation the explorer package was loaded for
   let loading = null;
   const load = () => {
     if (loaded === client.generation && loading) return loading;
     loaded = client.generation;
-    // A run (not a call) makes the worker load the `engine` wheel from its imports.
+    // A run (not a call) makes the worker load the `explorer` wheel from its imports.
     loading = client
       .run({
         ns: NAMESPACE,
@@ -29,7 +31,7 @@ export function workerEngine(client) {
       .promise.then((reply) => {
         if (!reply.ok) {
           loading = null;
-          throw new Error(reply.error?.message || "Python could not load the engine");
+          throw new Error(reply.error?.message || "Python could not load the explorer");
         }
       });
     return loading;

@@ -1,18 +1,21 @@
 // The computation-graph explorer: type an expression, see the graph the engine builds,
 // play the forward and the backward pulse, read the chain rule on every arrow.
 //
-// All numbers come from `engine.expr.explore` (Python, in the course worker); this file
+// All numbers come from `explorer.explore` (Python, in the course worker); this file
 // lays out, draws and steps through them. Stable hooks for tests and lessons:
 // [data-explorer] root, [data-explorer-values] on it or around it (the starting values of
 // its variables, as JSON), input[data-role=expression], input[data-var=NAME],
 // [data-action=forward|backward|finish|play|prev|next], [data-node] with data-label,
 // data-value and data-grad (empty until shown), [data-role=error].
 
+import presets from "../../explorer/presets.json";
 import { chainFormula, num, opName, opSymbol } from "./format.js";
 import { layout } from "./layout.js";
 import { snapshot, stepCount } from "./timeline.js";
 
-export const PRESETS = ["(a + b) * c", "relu(a * b)", "a * a", "(a*b + c) * f", "a*b + a"];
+// The examples menu: explorer/presets.json, the one list the Python package reads too
+// (explorer.PRESETS); esbuild inlines it into the bundle.
+export const PRESETS = presets;
 const SVGNS = "http://www.w3.org/2000/svg";
 const STEP_MS = 1000;
 const SLIDER = { min: -10, max: 10, step: 0.1 };
@@ -76,6 +79,39 @@ function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
+/** The <defs> with the arrowhead marker every edge of one drawing ends with. */
+function arrowDefs(id) {
+  const marker = svg("marker", {
+    id,
+    viewBox: "0 0 10 10",
+    refX: "9",
+    refY: "5",
+    markerWidth: "7",
+    markerHeight: "7",
+    orient: "auto-start-reverse",
+  });
+  marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "gx-arrowhead" }));
+  const defs = svg("defs");
+  defs.append(marker);
+  return defs;
+}
+
+/** A dot that runs along path `d`, forward or back, once its animation is begun. */
+function pulseAlong(d, backward) {
+  const pulse = svg("circle", { r: 5, class: "gx-pulse" });
+  const motion = svg("animateMotion", {
+    dur: "0.8s",
+    begin: "indefinite",
+    fill: "freeze",
+    path: d,
+    calcMode: "linear",
+    keyPoints: backward ? "1;0" : "0;1",
+    keyTimes: "0;1",
+  });
+  pulse.append(motion);
+  return pulse;
+}
+
 export class Explorer {
   /**
    * @param root    the [data-explorer] element (its data-expression is the start)
@@ -110,21 +146,51 @@ export class Explorer {
   // -- the page ----------------------------------------------------------------------
 
   build(expression) {
-    const id = (name) => `gx${this.uid}-${name}`;
     this.root.textContent = "";
     this.root.classList.add("gx");
     this.root.dataset.state = "loading";
     this.root.dataset.mode = this.mode;
+    const form = this.buildBar(expression);
+    this.error = el("div", { class: "gx-error", "data-role": "error", id: this.id("error"), role: "alert", hidden: true });
+    this.status = el("p", { class: "gx-status", "data-role": "status", text: "Starting Python…" });
+    this.sliders = el("fieldset", { class: "gx-vars", hidden: true }, el("legend", { text: "Variables" }));
+    const controls = this.buildControls();
+    const toggles = this.buildToggles();
+    this.narration = el("p", { class: "gx-narration", "aria-live": "polite" });
+    this.canvas = el("div", {
+      class: "gx-canvas",
+      tabindex: "0",
+      "aria-label": "Graph. Keys: → step, ← back, space play or pause, Home start, End finish",
+    });
+    this.canvas.addEventListener("keydown", (event) => this.key(event));
+    this.table = el("div", { class: "gx-table" });
+    const details = el(
+      "details",
+      { class: "gx-details" },
+      el("summary", { text: "Table of nodes and arrows (text alternative)" }),
+      this.table,
+    );
+    this.root.append(form, this.error, this.status, this.sliders, controls, toggles, this.narration, this.canvas, details);
+    this.controls = [...Object.values(this.buttons), this.scrub];
+    this.setEnabled(false);
+  }
 
+  /** An id unique to this explorer on the page. */
+  id(name) {
+    return `gx${this.uid}-${name}`;
+  }
+
+  /** The expression box, its Build button and the examples menu. */
+  buildBar(expression) {
     this.input = el("input", {
       type: "text",
-      id: id("expr"),
+      id: this.id("expr"),
       "data-role": "expression",
       value: expression,
       spellcheck: "false",
       autocomplete: "off",
       autocapitalize: "off",
-      "aria-describedby": id("error"),
+      "aria-describedby": this.id("error"),
     });
     this.preset = el(
       "select",
@@ -135,7 +201,7 @@ export class Explorer {
     const form = el(
       "form",
       { class: "gx-bar" },
-      el("label", { for: id("expr"), text: "Expression" }),
+      el("label", { for: this.id("expr"), text: "Expression" }),
       this.input,
       el("button", { type: "submit", class: "md-button gx-button", text: "Build" }),
       this.preset,
@@ -150,11 +216,11 @@ export class Explorer {
       this.preset.value = "";
       this.request({ rebuild: true });
     });
+    return form;
+  }
 
-    this.error = el("div", { class: "gx-error", "data-role": "error", id: id("error"), role: "alert", hidden: true });
-    this.status = el("p", { class: "gx-status", "data-role": "status", text: "Starting Python…" });
-    this.sliders = el("fieldset", { class: "gx-vars", hidden: true }, el("legend", { text: "Variables" }));
-
+  /** The timeline: forward, backward, step, play, the scrubber and "All gradients". */
+  buildControls() {
     const button = (action, text, title) =>
       el("button", { type: "button", class: "md-button gx-button", "data-action": action, title, text });
     this.buttons = {
@@ -186,17 +252,7 @@ export class Explorer {
       this.mode = "backward";
       this.go(stepCount(this.view, "backward"), { animate: false });
     });
-
-    const toggle = (name, text, checked) => {
-      const box = el("input", { type: "checkbox", "data-toggle": name, checked });
-      box.addEventListener("change", () => {
-        this.toggles[name] = box.checked;
-        if (name === "expand") this.relayout();
-        this.render({ animate: false });
-      });
-      return el("label", { class: "gx-toggle" }, box, ` ${text}`);
-    };
-    const controls = el(
+    return el(
       "div",
       { class: "gx-controls", role: "group", "aria-label": "Timeline" },
       this.buttons.forward,
@@ -207,30 +263,26 @@ export class Explorer {
       this.scrub,
       this.buttons.finish,
     );
-    const toggles = el(
+  }
+
+  /** The checkboxes: local derivatives, final gradients, derived ops expanded. */
+  buildToggles() {
+    const toggle = (name, text, checked) => {
+      const box = el("input", { type: "checkbox", "data-toggle": name, checked });
+      box.addEventListener("change", () => {
+        this.toggles[name] = box.checked;
+        if (name === "expand") this.relayout();
+        this.render({ animate: false });
+      });
+      return el("label", { class: "gx-toggle" }, box, ` ${text}`);
+    };
+    return el(
       "div",
       { class: "gx-toggles" },
       toggle("locals", "Local derivatives", true),
       toggle("final", "Final gradients", false),
       toggle("expand", "Expand derived ops (− and ÷)", false),
     );
-    this.narration = el("p", { class: "gx-narration", "aria-live": "polite" });
-    this.canvas = el("div", {
-      class: "gx-canvas",
-      tabindex: "0",
-      "aria-label": "Graph. Keys: → step, ← back, space play or pause, Home start, End finish",
-    });
-    this.canvas.addEventListener("keydown", (event) => this.key(event));
-    this.table = el("div", { class: "gx-table" });
-    const details = el(
-      "details",
-      { class: "gx-details" },
-      el("summary", { text: "Table of nodes and arrows (text alternative)" }),
-      this.table,
-    );
-    this.root.append(form, this.error, this.status, this.sliders, controls, toggles, this.narration, this.canvas, details);
-    this.controls = [...Object.values(this.buttons), this.scrub];
-    this.setEnabled(false);
   }
 
   setEnabled(on) {
@@ -475,7 +527,6 @@ export class Explorer {
 
   draw(view, snap, animate) {
     const g = this.geometry;
-    const byId = new Map(view.nodes.map((n) => [n.id, n]));
     const arrow = `gx-arrow-${this.uid}`;
     const root = svg("svg", {
       class: "gx-svg",
@@ -485,110 +536,94 @@ export class Explorer {
       role: "img",
       "aria-label": `Computation graph of ${this.result.expression}: ${view.nodes.length} nodes. The table below lists them.`,
     });
-    const defs = svg("defs");
-    const marker = svg("marker", {
-      id: arrow,
-      viewBox: "0 0 10 10",
-      refX: "9",
-      refY: "5",
-      markerWidth: "7",
-      markerHeight: "7",
-      orient: "auto-start-reverse",
-    });
-    marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "gx-arrowhead" }));
-    defs.append(marker);
-    root.append(defs);
-
-    for (const group of view.groups) {
-      // Around the operations only: the -1 constant sits with the other leaves, far left.
-      const ops = group.members.filter((m) => view.nodes.find((n) => n.id === m)?.kind === "operation");
-      const boxes = ops.map((m) => g.nodes.get(m)).filter(Boolean);
-      const x0 = Math.min(...boxes.map((b) => b.x)) - 10;
-      const y0 = Math.min(...boxes.map((b) => b.y)) - 22;
-      const x1 = Math.max(...boxes.map((b) => b.x + b.w)) + 10;
-      const y1 = Math.max(...boxes.map((b) => b.y + b.h)) + 10;
-      const hull = svg("g", { class: "gx-group", "data-group": group.id });
-      hull.append(
-        svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10 }),
-        svg("text", { x: x0 + 8, y: y0 + 14 }, `${group.label}: derived ${group.op === "neg" ? "−x" : group.op}`),
-      );
-      root.append(hull);
-    }
-
-    for (const e of view.edges) {
-      const points = g.edges.get(e.id).points;
-      const d = pathThrough(points);
-      const sent = snap.sent.has(e.id);
-      const active = snap.activeEdges.has(e.id);
-      const group = svg("g", {
-        class: `gx-edge${sent ? " gx-edge--sent" : ""}${active ? " gx-edge--active" : ""}`,
-        "data-edge": e.id,
-        "data-source": e.source,
-        "data-target": e.target,
-      });
-      group.append(svg("path", { d, "marker-end": `url(#${arrow})` }));
-      let label = "";
-      if (sent) label = chainFormula(e, byId.get(e.target).grad);
-      else if (this.toggles.locals) label = `local ${num(e.local_grad)}`;
-      if (label) {
-        const a = points[points.length - 2];
-        const b = points[points.length - 1];
-        const t = 0.5;
-        const lx = a.x + (b.x - a.x) * t;
-        const ly = a.y + (b.y - a.y) * t + (e.slot === 0 ? -7 : 15);
-        const text = svg("text", { x: lx, y: ly, "text-anchor": "middle", class: "gx-edge-label" }, label);
-        text.dataset.role = sent ? "chain" : "local";
-        group.append(text);
-      }
-      if (active && animate) {
-        const pulse = svg("circle", { r: 5, class: "gx-pulse" });
-        const motion = svg("animateMotion", {
-          dur: "0.8s",
-          begin: "indefinite",
-          fill: "freeze",
-          path: d,
-          calcMode: "linear",
-          keyPoints: this.mode === "backward" ? "1;0" : "0;1",
-          keyTimes: "0;1",
-        });
-        pulse.append(motion);
-        group.append(pulse);
-        group.dataset.pulse = "";
-      }
-      root.append(group);
-    }
-
-    for (const n of view.nodes) {
-      const box = g.nodes.get(n.id);
-      const valued = snap.valued.has(n.id);
-      const reached = snap.reached.has(n.id);
-      const classes = ["gx-node", `gx-node--${n.kind}`];
-      if (valued) classes.push("gx-node--valued");
-      if (reached) classes.push("gx-node--reached");
-      if (snap.activeNodes.has(n.id)) classes.push("gx-node--active");
-      if (n.derived) classes.push("gx-node--derived");
-      const node = svg("g", { class: classes.join(" "), transform: `translate(${box.x},${box.y})` });
-      node.setAttribute("data-node", String(n.id));
-      node.setAttribute("data-label", n.label);
-      node.setAttribute("data-kind", n.kind);
-      node.setAttribute("data-value", valued ? String(n.data) : "");
-      node.setAttribute("data-grad", reached ? String(n.grad) : "");
-      const title = `${n.label}: ${opName(n)}, value ${valued ? num(n.data) : "not computed yet"}, grad ${reached ? num(n.grad) : "not reached yet"}`;
-      node.append(svg("title", {}, title));
-      node.append(svg("rect", { width: box.w, height: box.h, rx: 8, class: "gx-card" }));
-      const shortLabel = n.label.length > LABEL_CHARS ? `${n.label.slice(0, LABEL_CHARS - 1)}…` : n.label;
-      node.append(svg("text", { x: 10, y: 19, class: "gx-label" }, shortLabel));
-      node.append(svg("text", { x: box.w - 10, y: 19, "text-anchor": "end", class: "gx-op" }, opSymbol(n)));
-      const tag = n.derived ? "derived" : n.op === "**" ? "const exponent" : n.kind === "constant" ? "constant" : "";
-      if (tag) node.append(svg("text", { x: box.w - 10, y: 34, "text-anchor": "end", class: "gx-tag" }, tag));
-      node.append(svg("text", { x: 10, y: 47, class: "gx-value" }, `value ${valued ? num(n.data) : "--"}`));
-      node.append(svg("text", { x: 10, y: 65, class: "gx-grad" }, `grad ${reached ? num(n.grad) : "--"}`));
-      root.append(node);
-    }
-
+    root.append(arrowDefs(arrow));
+    for (const group of view.groups) root.append(this.drawGroup(view, group));
+    const byId = new Map(view.nodes.map((n) => [n.id, n]));
+    for (const e of view.edges) root.append(this.drawEdge(e, byId.get(e.target), snap, animate, arrow));
+    for (const n of view.nodes) root.append(this.drawNode(n, snap));
     this.canvas.textContent = "";
     this.canvas.append(root);
     for (const motion of root.querySelectorAll("animateMotion")) motion.beginElement?.();
+  }
+
+  /** The outline of a derived operation around its primitives (expanded view). */
+  drawGroup(view, group) {
+    const g = this.geometry;
+    // Around the operations only: the -1 constant sits with the other leaves, far left.
+    const ops = group.members.filter((m) => view.nodes.find((n) => n.id === m)?.kind === "operation");
+    const boxes = ops.map((m) => g.nodes.get(m)).filter(Boolean);
+    const x0 = Math.min(...boxes.map((b) => b.x)) - 10;
+    const y0 = Math.min(...boxes.map((b) => b.y)) - 22;
+    const x1 = Math.max(...boxes.map((b) => b.x + b.w)) + 10;
+    const y1 = Math.max(...boxes.map((b) => b.y + b.h)) + 10;
+    const hull = svg("g", { class: "gx-group", "data-group": group.id });
+    hull.append(
+      svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10 }),
+      svg("text", { x: x0 + 8, y: y0 + 14 }, `${group.label}: derived ${group.op === "neg" ? "−x" : group.op}`),
+    );
+    return hull;
+  }
+
+  /** One arrow, input to result: its label (local derivative or chain rule) and its pulse. */
+  drawEdge(e, target, snap, animate, arrow) {
+    const points = this.geometry.edges.get(e.id).points;
+    const d = pathThrough(points);
+    const sent = snap.sent.has(e.id);
+    const active = snap.activeEdges.has(e.id);
+    const group = svg("g", {
+      class: `gx-edge${sent ? " gx-edge--sent" : ""}${active ? " gx-edge--active" : ""}`,
+      "data-edge": e.id,
+      "data-source": e.source,
+      "data-target": e.target,
+    });
+    group.append(svg("path", { d, "marker-end": `url(#${arrow})` }));
+    let label = "";
+    if (sent) label = chainFormula(e, target.grad);
+    else if (this.toggles.locals) label = `local ${num(e.local_grad)}`;
+    if (label) {
+      const a = points[points.length - 2];
+      const b = points[points.length - 1];
+      const t = 0.5;
+      const lx = a.x + (b.x - a.x) * t;
+      const ly = a.y + (b.y - a.y) * t + (e.slot === 0 ? -7 : 15);
+      const text = svg("text", { x: lx, y: ly, "text-anchor": "middle", class: "gx-edge-label" }, label);
+      text.dataset.role = sent ? "chain" : "local";
+      group.append(text);
+    }
+    if (active && animate) {
+      group.append(pulseAlong(d, this.mode === "backward"));
+      group.dataset.pulse = "";
+    }
+    return group;
+  }
+
+  /** One card: label, operation, value and grad (each "--" until the pass reaches it). */
+  drawNode(n, snap) {
+    const box = this.geometry.nodes.get(n.id);
+    const valued = snap.valued.has(n.id);
+    const reached = snap.reached.has(n.id);
+    const classes = ["gx-node", `gx-node--${n.kind}`];
+    if (valued) classes.push("gx-node--valued");
+    if (reached) classes.push("gx-node--reached");
+    if (snap.activeNodes.has(n.id)) classes.push("gx-node--active");
+    if (n.derived) classes.push("gx-node--derived");
+    const node = svg("g", { class: classes.join(" "), transform: `translate(${box.x},${box.y})` });
+    node.setAttribute("data-node", String(n.id));
+    node.setAttribute("data-label", n.label);
+    node.setAttribute("data-kind", n.kind);
+    node.setAttribute("data-value", valued ? String(n.data) : "");
+    node.setAttribute("data-grad", reached ? String(n.grad) : "");
+    const title = `${n.label}: ${opName(n)}, value ${valued ? num(n.data) : "not computed yet"}, grad ${reached ? num(n.grad) : "not reached yet"}`;
+    node.append(svg("title", {}, title));
+    node.append(svg("rect", { width: box.w, height: box.h, rx: 8, class: "gx-card" }));
+    const shortLabel = n.label.length > LABEL_CHARS ? `${n.label.slice(0, LABEL_CHARS - 1)}…` : n.label;
+    node.append(svg("text", { x: 10, y: 19, class: "gx-label" }, shortLabel));
+    node.append(svg("text", { x: box.w - 10, y: 19, "text-anchor": "end", class: "gx-op" }, opSymbol(n)));
+    const tag = n.derived ? "derived" : n.op === "**" ? "const exponent" : n.kind === "constant" ? "constant" : "";
+    if (tag) node.append(svg("text", { x: box.w - 10, y: 34, "text-anchor": "end", class: "gx-tag" }, tag));
+    node.append(svg("text", { x: 10, y: 47, class: "gx-value" }, `value ${valued ? num(n.data) : "--"}`));
+    node.append(svg("text", { x: 10, y: 65, class: "gx-grad" }, `grad ${reached ? num(n.grad) : "--"}`));
+    return node;
   }
 
   drawTable(view, snap) {

@@ -1,0 +1,285 @@
+"""`parse(text)`: a learner's expression, checked against a whitelist; nothing runs.
+
+The text is parsed with Python's own parser (`ast.parse`, which only reads) and every
+node of the tree is checked against a short whitelist: numbers, one-letter variables,
+`+ - * / **`, unary minus, parentheses and the calls `relu(x)`, `exp(x)`, `log(x)`,
+`tanh(x)`. Anything else is refused with an `ExpressionError` that says where and
+why. What is accepted becomes a tree of our own (explorer.tree).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import warnings
+
+from .errors import ExpressionError
+from .tree import BinOp, Call, Neg, Num, Pow, Var, shifted
+
+__all__ = ["FUNCTIONS", "MAX_LENGTH", "parse"]
+
+FUNCTIONS = ("relu", "exp", "log", "tanh")
+MAX_LENGTH = 200  # characters: longer expressions do not fit a readable drawing
+
+_ALLOWED = "numbers, one-letter variables, + - * / **, parentheses and relu(), exp(), log(), tanh()"
+
+
+def _grouped(text, node):
+    """`text` in parentheses unless it is one name, number or call (for a hint's formula)."""
+    return text if type(node) in (ast.Name, ast.Constant, ast.Call) else f"({text})"
+
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+_REFUSED_BINOPS = {
+    ast.FloorDiv: "// (floor division) is not an operation of the engine: use /",
+    ast.Mod: "% (remainder) is not an operation of the engine",
+    ast.MatMult: "@ (matrix product) is not an operation on single numbers: use *",
+    ast.BitXor: "^ is not a power in Python: write a**2 for a squared",
+    ast.BitAnd: "& is not an operation of the engine",
+    ast.BitOr: "| is not an operation of the engine",
+    ast.LShift: "<< is not an operation of the engine",
+    ast.RShift: ">> is not an operation of the engine",
+}
+_REFUSED_NODES = {
+    ast.Attribute: "attributes such as x.y are not allowed: call functions as relu(a), exp(a)",
+    ast.Subscript: "indexing such as x[0] is not allowed",
+    ast.Compare: "comparisons are not allowed: the explorer builds arithmetic only",
+    ast.BoolOp: "and/or are not allowed: the explorer builds arithmetic only",
+    ast.IfExp: "if/else is not allowed: the explorer builds arithmetic only",
+    ast.Lambda: "lambda is not allowed",
+    ast.NamedExpr: ":= is not allowed",
+    ast.Tuple: "a comma or empty parentheses make a tuple: type one expression",
+    ast.List: "lists are not allowed",
+    ast.Dict: "dicts are not allowed",
+    ast.Set: "sets are not allowed",
+    ast.JoinedStr: "text in quotes is not an expression here",
+    ast.Starred: "* unpacking is not allowed",
+}
+
+
+class _Checker:
+    """Turn a Python `ast` into our checked tree, refusing everything not whitelisted."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.encoded = text.encode("utf-8")
+
+    def char(self, col: int) -> int:
+        # ast offsets count UTF-8 bytes; the page counts characters.
+        return len(self.encoded[:col].decode("utf-8", errors="ignore"))
+
+    def span(self, node) -> tuple[int, int]:
+        return self.char(node.col_offset), self.char(node.end_col_offset)
+
+    def fail(self, message: str, node) -> None:
+        start, end = self.span(node)
+        raise ExpressionError(message, start, end)
+
+    def operator_span(self, node) -> tuple[int, int]:
+        """Where the operator of a BinOp sits: the first symbol after the left operand."""
+        start = self.char(node.left.end_col_offset)
+        stop = self.char(node.right.col_offset)
+        i = start
+        while i < stop and self.text[i] in " \t)":
+            i += 1
+        j = i
+        while j < stop and self.text[j] not in " \t(":
+            j += 1
+        return (i, j) if j > i else self.span(node)
+
+    def check(self, node):
+        kind = type(node)
+        if kind is ast.Constant:
+            return Num(self.number(node), self.span(node))
+        if kind is ast.Name:
+            return Var(self.name(node), self.span(node))
+        if kind is ast.UnaryOp:
+            return self.unary(node)
+        if kind is ast.BinOp:
+            return self.binop(node)
+        if kind is ast.Call:
+            return self.call(node)
+        message = _REFUSED_NODES.get(kind)
+        if message is None:
+            snippet = ast.get_source_segment(self.text, node) or type(node).__name__
+            message = f"{snippet!s} is not allowed here: use {_ALLOWED}"
+        self.fail(message, node)
+
+    def number(self, node) -> float:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, str):
+                self.fail("text in quotes is not an expression here", node)
+            if isinstance(value, complex):
+                self.fail(
+                    "complex numbers are not allowed: the engine works with real numbers", node
+                )
+            self.fail(f"{value!r} is not a number: use {_ALLOWED}", node)
+        try:
+            x = float(value)
+        except OverflowError:
+            x = math.inf
+        if not math.isfinite(x):
+            self.fail("this number is too large for a float", node)
+        return x
+
+    def name(self, node) -> str:
+        name = node.id
+        if name in FUNCTIONS:
+            self.fail(f"{name} is a function: call it on something, e.g. {name}(a)", node)
+        if len(name) != 1 or not ("a" <= name.lower() <= "z"):
+            hint = ""
+            if name.isascii() and name.isalpha() and 1 < len(name) <= 6:
+                hint = f" (for a product write {'*'.join(name)})"
+            self.fail(
+                f"{name!r} is not a variable: variables are single letters a-z or A-Z{hint}", node
+            )
+        return name
+
+    def unary(self, node):
+        if isinstance(node.op, ast.USub):
+            operand = node.operand
+            # A signed literal is one number, -3, not the operation -(3).
+            if type(operand) is ast.Constant:
+                return Num(-self.number(operand), self.span(node))
+            return Neg(self.check(operand), self.span(node))
+        if isinstance(node.op, ast.UAdd):
+            return self.check(node.operand)
+        symbol = "not" if isinstance(node.op, ast.Not) else "~"
+        self.fail(f"{symbol} is not allowed: the explorer builds arithmetic only", node)
+
+    def binop(self, node):
+        kind = type(node.op)
+        if kind is ast.Pow:
+            return Pow(self.check(node.left), self.exponent(node.right, node.left), self.span(node))
+        if kind in _BINOPS:
+            left, right = self.check(node.left), self.check(node.right)
+            return BinOp(_BINOPS[kind], left, right, self.span(node))
+        start, end = self.operator_span(node)
+        raise ExpressionError(_REFUSED_BINOPS.get(kind, "this operator is not allowed"), start, end)
+
+    def exponent(self, node, base) -> float:
+        """`**` takes a plain number only: the engine's pow differentiates the base alone."""
+        sign = 1.0
+        inner = node
+        if type(inner) is ast.UnaryOp and isinstance(inner.op, (ast.USub, ast.UAdd)):
+            sign = -1.0 if isinstance(inner.op, ast.USub) else 1.0
+            inner = inner.operand
+        if type(inner) is ast.Constant:
+            return sign * self.number(inner)
+        if any(isinstance(n, ast.Name) and n.id not in FUNCTIONS for n in ast.walk(node)):
+            segment = ast.get_source_segment(self.text, node) or "the exponent"
+            b = ast.get_source_segment(self.text, base) or "x"
+            b_, e_ = _grouped(b, base), _grouped(segment, node)
+            self.fail(
+                f"** needs a number as its exponent, not {segment}: the engine's pow "
+                f"differentiates only the base, so {segment}.grad would silently stay 0. "
+                f"Use a number such as 2, or write {b_}**{e_} as exp({e_}*log({b}))",
+                node,
+            )
+        self.fail("the exponent of ** must be a plain number, such as 2, -1 or 0.5", node)
+
+    def call(self, node):
+        func = node.func
+        if type(func) is ast.Attribute:
+            method = func.attr
+            if method in FUNCTIONS:
+                self.fail(f"write {method}(x) instead of x.{method}()", node)
+            self.fail(_REFUSED_NODES[ast.Attribute], node)
+        if type(func) is ast.Name and len(func.id) == 1:
+            self.fail(
+                f"{func.id} is a variable, not a function: write {func.id}*(...) for a product",
+                func,
+            )
+        if type(func) is not ast.Name or func.id not in FUNCTIONS:
+            if type(func) is not ast.Name:
+                self.fail("only relu, exp, log and tanh can be called: write * for a product", node)
+            self.fail(f"{func.id}() is not one of the functions: use relu, exp, log or tanh", func)
+        if node.keywords or len(node.args) != 1 or type(node.args[0]) is ast.Starred:
+            self.fail(f"{func.id}() takes exactly one argument, e.g. {func.id}(a)", node)
+        return Call(func.id, self.check(node.args[0]), self.span(node))
+
+
+def parse(text: str):
+    """Check `text` and return its tree (Var, Num, BinOp, Neg, Pow, Call); nothing runs.
+
+    Raises ExpressionError with the character span of the first problem.
+    """
+    if not isinstance(text, str):
+        raise ExpressionError(f"the expression must be text, got {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(
+            f"the expression is {len(text)} characters long; keep it under {MAX_LENGTH} "
+            "so its graph stays readable",
+            MAX_LENGTH,
+            len(text),
+        )
+    for i, ch in enumerate(text):
+        if ch in "\r\n":
+            raise ExpressionError("write the expression on one line", i)
+        if ch == "\0" or (not ch.isprintable() and ch != "\t"):
+            raise ExpressionError(f"unexpected control character {ch!r}", i)
+    body = text.lstrip()
+    lead = len(text) - len(body)
+    if not body.strip():
+        raise ExpressionError("type an expression, for example (a + b) * c", 0, max(len(text), 1))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(body, mode="eval")
+    except SyntaxError as exc:
+        raise _syntax_error(exc, body, lead) from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise ExpressionError(
+            f"this cannot be read as an expression ({exc})", 0, len(text)
+        ) from None
+    checker = _Checker(body)
+    try:
+        checked = checker.check(tree.body)
+    except ExpressionError as exc:
+        raise ExpressionError(exc.message, exc.start + lead, exc.end + lead) from None
+    except RecursionError:
+        raise ExpressionError("the expression is nested too deeply", 0, len(text)) from None
+    return shifted(checked, lead) if lead else checked
+
+
+def _syntax_error(exc: SyntaxError, body: str, lead: int) -> ExpressionError:
+    msg = exc.msg or "invalid syntax"
+    generic = msg == "invalid syntax" or msg.startswith("invalid syntax.")
+    tail = body.rstrip()
+    if generic and tail and tail[-1] in "+-*/(,^%@":
+        # Python points at the start for "a +"; the learner needs the dangling operator.
+        i = len(tail) - 1
+        while i > 0 and tail[i - 1] == "*" and tail[i] == "*":
+            i -= 1
+        return ExpressionError(
+            f"the expression ends too early: something must follow {tail[i:]}",
+            i + lead,
+            len(tail) + lead,
+        )
+    start = min(max((exc.offset or 1) - 1, 0), len(body))
+    before = body[:start].rstrip()
+    if generic and before and (before[-1].isalnum() or before[-1] in "._)") and start < len(body):
+        if body[start].isalnum() or body[start] in "(.":
+            return ExpressionError(
+                "an operator is missing here: write a*b for a product, a+b for a sum",
+                start + lead,
+                start + lead + 1,
+            )
+    if generic and body[start : start + 1] in ("=", ":"):
+        return ExpressionError(
+            "assignments are not allowed: type only the expression, e.g. a*b + c",
+            start + lead,
+            start + lead + (2 if body[start : start + 2] == ":=" else 1),
+        )
+    if generic:
+        msg = "this is not a complete expression"
+    # SyntaxError offsets are 1-based characters; 0 or None means "somewhere".
+    start = (exc.offset or 1) - 1
+    start = min(max(start, 0), len(body))
+    end = exc.end_offset - 1 if exc.end_offset and exc.end_offset > exc.offset else start + 1
+    if start >= len(body.rstrip()):
+        msg = f"{msg}: the expression ends too early"
+    if msg.startswith("invalid decimal literal") or msg.startswith("invalid imaginary literal"):
+        msg = "a number runs into a letter: write 2*a for a product"
+    return ExpressionError(msg[0].lower() + msg[1:], start + lead, end + lead)
