@@ -32,10 +32,12 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Check style and common mistakes with ruff."""
+    """Check style and common mistakes: ruff for Python, Prettier (pinned in package.json) for web/."""
     session.install("ruff==0.17.5")
     session.run("ruff", "check", ".", *session.posargs)
     session.run("ruff", "format", "--check", ".")
+    npm_ci(session)
+    session.run("npx", "--no-install", "prettier", "--check", "web/**/*.{js,mjs,css}", external=True)
 
 
 @nox.session

@@ -1,6 +1,6 @@
 """Write small pure-Python wheels (`py3-none-any`) for the browser runtime.
 
-The site ships two of our packages to Pyodide as wheels: `engine` (all of it) and
+The site ships three of our packages to Pyodide as wheels: `engine` (all of it), `explorer` and
 `grader` (only its public checks: hooks/site_build.py says which files). A
 wheel is a zip with a `.dist-info` folder; writing it here keeps the site build
 free of a build backend and makes the bytes reproducible (fixed timestamps, sorted

@@ -61,7 +61,11 @@ class Cell {
     el.setAttribute("aria-label", `Python cell ${index + 1}`);
     el.replaceChildren();
 
-    this.edit = new SavedEdit(this.key, this.original, "The lesson's code for this cell has changed since you edited it.");
+    this.edit = new SavedEdit(
+      this.key,
+      this.original,
+      "The lesson's code for this cell has changed since you edited it.",
+    );
     const toolbar = document.createElement("div");
     toolbar.className = "course-toolbar";
     this.runButton = button("run", "▶ Run", "Run this cell (Shift+Enter)");

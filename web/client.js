@@ -68,7 +68,11 @@ export class PythonClient {
     if (adopt) {
       for (const message of early.messages.splice(0)) this.receive(message);
     } else {
-      this.worker.postMessage({ type: "init", indexURL: this.indexURL, interruptBuffer: this.interrupt?.buffer });
+      this.worker.postMessage({
+        type: "init",
+        indexURL: this.indexURL,
+        interruptBuffer: this.interrupt?.buffer,
+      });
     }
   }
 
@@ -82,7 +86,10 @@ export class PythonClient {
       }
       const ahead = this.current ?? [...this.pending.values()].find((other) => !other.finished);
       if (ahead === job) continue; // first in line: about to start
-      job.onProgress?.({ state: "waiting", text: `waiting for ${describeOwner(ahead.owner, job.owner)} to finish…` });
+      job.onProgress?.({
+        state: "waiting",
+        text: `waiting for ${describeOwner(ahead.owner, job.owner)} to finish…`,
+      });
     }
   }
 

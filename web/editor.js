@@ -13,7 +13,10 @@ import { tags as t } from "@lezer/highlight";
 const v = (name) => `var(--md-code-hl-${name}-color)`;
 
 const materialHighlight = HighlightStyle.define([
-  { tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword], color: v("keyword") },
+  {
+    tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword],
+    color: v("keyword"),
+  },
   { tag: [t.string, t.special(t.string)], color: v("string") },
   { tag: [t.number, t.bool, t.null], color: v("number") },
   { tag: [t.comment, t.lineComment], color: v("comment"), fontStyle: "italic" },
@@ -30,7 +33,10 @@ const materialTheme = EditorView.theme({
     backgroundColor: "var(--md-code-bg-color)",
     fontSize: "0.85em",
   },
-  ".cm-content": { fontFamily: "var(--md-code-font-family, monospace)", caretColor: "var(--md-code-fg-color)" },
+  ".cm-content": {
+    fontFamily: "var(--md-code-font-family, monospace)",
+    caretColor: "var(--md-code-fg-color)",
+  },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--md-code-fg-color)" },
   ".cm-gutters": {
     backgroundColor: "var(--md-code-bg-color)",

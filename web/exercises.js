@@ -67,7 +67,11 @@ class Exercise {
     this.stopButton.disabled = true;
     this.hintButton = button("hint", "Hint", "Show the next hint");
     this.resetButton = button("reset", "↺ Reset", "Put back the exercise file as given");
-    this.downloadButton = button("download", "⤓ All exercises (.zip)", "Download every exercise file, with your edits");
+    this.downloadButton = button(
+      "download",
+      "⤓ All exercises (.zip)",
+      "Download every exercise file, with your edits",
+    );
     this.runStatus = new RunStatus("checking");
     toolbar.append(
       this.checkButton,
@@ -103,8 +107,7 @@ class Exercise {
 
   updateHintButton() {
     const n = this.hints.length;
-    this.hintButton.textContent =
-      this.shown < n ? `Hint ${this.shown + 1} of ${n}` : `All ${n} hints shown`;
+    this.hintButton.textContent = this.shown < n ? `Hint ${this.shown + 1} of ${n}` : `All ${n} hints shown`;
     this.hintButton.disabled = this.shown >= n;
   }
 
@@ -196,7 +199,10 @@ class Exercise {
   /** The checks' results; `fileError`: the file itself did not run (said once, not per check). */
   showChecks(checks, fileError) {
     const passed = checks.filter((c) => c.passed).length;
-    this.output.note(`${passed} of ${checks.length} checks passed.`, passed === checks.length ? "pass" : "fail");
+    this.output.note(
+      `${passed} of ${checks.length} checks passed.`,
+      passed === checks.length ? "pass" : "fail",
+    );
     if (fileError) {
       this.output.note(
         `Your file did not run, so none of its ${checks.length} checks could run. Fix this, then press ✓ Check again:`,
@@ -236,7 +242,9 @@ export async function downloadAll(siteRoot) {
   const files = {};
   flushSaves(); // the edit typed a moment ago is in the zip too
   for (const file of index.files) {
-    const text = loadEdit(exerciseKey(file))?.code ?? (await (await fetch(new URL(`exercises/${file}`, siteRoot))).text());
+    const text =
+      loadEdit(exerciseKey(file))?.code ??
+      (await (await fetch(new URL(`exercises/${file}`, siteRoot))).text());
     files[`exercises/${file}`] = strToU8(text);
   }
   const blob = new Blob([zipSync(files)], { type: "application/zip" });

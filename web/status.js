@@ -8,7 +8,8 @@ let unsubscribeStorage = null;
 
 const STORAGE_NOTICE = {
   full: "This browser's storage for this site is full, so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises) to keep them.",
-  disabled: "This browser does not let the site save anything (storage is turned off, as in some private windows), so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises) to keep them.",
+  disabled:
+    "This browser does not let the site save anything (storage is turned off, as in some private windows), so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises) to keep them.",
 };
 
 export function mountStatus(root, client) {

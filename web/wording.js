@@ -33,7 +33,11 @@ export function rewriteMessage(text, siteRoot) {
   let last = 0;
   for (const match of text.matchAll(LESSON_PATH)) {
     nodes.push(text.slice(last, match.index));
-    nodes.push("See ", lessonLink(match[1], siteRoot, "the lesson's exercise section"), ", then press ✓ Check again.");
+    nodes.push(
+      "See ",
+      lessonLink(match[1], siteRoot, "the lesson's exercise section"),
+      ", then press ✓ Check again.",
+    );
     last = match.index + match[0].length;
   }
   nodes.push(text.slice(last));
@@ -73,7 +77,8 @@ class WordingWidget extends WidgetType {
 /** An editor extension that shows the file's command-line wording the page's way. */
 export function pageWording(siteRoot) {
   const matcher = new MatchDecorator({
-    regexp: /Check your work:[ \t]+python -m grader --exercise ([\w.-]+\.py)|Lesson: docs\/lessons\/(day\d\d_[a-z0-9_]+)\.md/g,
+    regexp:
+      /Check your work:[ \t]+python -m grader --exercise ([\w.-]+\.py)|Lesson: docs\/lessons\/(day\d\d_[a-z0-9_]+)\.md/g,
     decoration: (match) =>
       Decoration.replace({
         widget: match[1]

@@ -105,7 +105,12 @@ function streamHandler(stream) {
 function emit(kind, text, key) {
   if (kind === "figure") {
     flush();
-    self.postMessage({ type: "figure", id: out.id, svg: String(text), key: key == null ? null : String(key) });
+    self.postMessage({
+      type: "figure",
+      id: out.id,
+      svg: String(text),
+      key: key == null ? null : String(key),
+    });
   } else {
     write("stdout", String(text));
   }
@@ -182,7 +187,11 @@ async function handleCheck({ id, exercise, source }) {
       type: "result",
       id,
       ok: false,
-      error: { type: "MissingChecks", message: "This site was built without the exercise checks.", traceback: "" },
+      error: {
+        type: "MissingChecks",
+        message: "This site was built without the exercise checks.",
+        traceback: "",
+      },
     });
     return;
   }
@@ -201,7 +210,11 @@ async function handleCheck({ id, exercise, source }) {
 async function handle(msg) {
   if (msg.type === "init") {
     booting ??= boot(msg).catch((err) => {
-      self.postMessage({ type: "status", phase: "error", message: `Python could not start: ${err?.message || err}` });
+      self.postMessage({
+        type: "status",
+        phase: "error",
+        message: `Python could not start: ${err?.message || err}`,
+      });
       throw err;
     });
     return booting;
@@ -224,9 +237,16 @@ async function handle(msg) {
 
 self.onmessage = (event) => {
   const msg = event.data;
-  queue = queue.then(() => handle(msg)).catch((err) => {
-    if (msg.id !== undefined) {
-      self.postMessage({ type: msg.type === "run" ? "done" : "result", id: msg.id, ok: false, error: describe(err) });
-    }
-  });
+  queue = queue
+    .then(() => handle(msg))
+    .catch((err) => {
+      if (msg.id !== undefined) {
+        self.postMessage({
+          type: msg.type === "run" ? "done" : "result",
+          id: msg.id,
+          ok: false,
+          error: describe(err),
+        });
+      }
+    });
 };

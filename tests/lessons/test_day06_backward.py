@@ -12,7 +12,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from engine import Value
-from engine.expr import explore
+from explorer import explore
 
 from .pages import ROOT, lesson
 
@@ -219,7 +219,7 @@ window.explorers = mountExplorers(document.body, { explore: (text, values) => wi
 @pytest.fixture
 def explorer_page(tmp_path):
     """A page with the HTML the site renders for day 6's explorer, and web/explorer bundled
-    as the site bundles it; engine.expr.explore answers, as the course worker does."""
+    as the site bundles it; explorer.explore answers, as the course worker does."""
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules" / "esbuild").is_dir():
         pytest.skip("needs Node.js and `npm ci` (esbuild) to bundle web/explorer")

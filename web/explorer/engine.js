@@ -41,7 +41,13 @@ export function workerEngine(client) {
     async explore(text, values) {
       await load();
       // Called through the explorer's own namespace, where the run above imported it.
-      return client.call({ ns: NAMESPACE, name: "explore", args: [text, values], timeLimit: 20, owner: OWNER });
+      return client.call({
+        ns: NAMESPACE,
+        name: "explore",
+        args: [text, values],
+        timeLimit: 20,
+        owner: OWNER,
+      });
     },
   };
 }

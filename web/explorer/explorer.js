@@ -72,7 +72,9 @@ export function startValues(root) {
     return {};
   }
   if (given === null || typeof given !== "object" || Array.isArray(given)) return {};
-  return Object.fromEntries(Object.entries(given).filter(([, x]) => typeof x === "number" && Number.isFinite(x)));
+  return Object.fromEntries(
+    Object.entries(given).filter(([, x]) => typeof x === "number" && Number.isFinite(x)),
+  );
 }
 
 function reducedMotion() {
@@ -151,7 +153,13 @@ export class Explorer {
     this.root.dataset.state = "loading";
     this.root.dataset.mode = this.mode;
     const form = this.buildBar(expression);
-    this.error = el("div", { class: "gx-error", "data-role": "error", id: this.id("error"), role: "alert", hidden: true });
+    this.error = el("div", {
+      class: "gx-error",
+      "data-role": "error",
+      id: this.id("error"),
+      role: "alert",
+      hidden: true,
+    });
     this.status = el("p", { class: "gx-status", "data-role": "status", text: "Starting Python…" });
     this.sliders = el("fieldset", { class: "gx-vars", hidden: true }, el("legend", { text: "Variables" }));
     const controls = this.buildControls();
@@ -170,7 +178,17 @@ export class Explorer {
       el("summary", { text: "Table of nodes and arrows (text alternative)" }),
       this.table,
     );
-    this.root.append(form, this.error, this.status, this.sliders, controls, toggles, this.narration, this.canvas, details);
+    this.root.append(
+      form,
+      this.error,
+      this.status,
+      this.sliders,
+      controls,
+      toggles,
+      this.narration,
+      this.canvas,
+      details,
+    );
     this.controls = [...Object.values(this.buttons), this.scrub];
     this.setEnabled(false);
   }
@@ -340,7 +358,11 @@ export class Explorer {
     try {
       result = await this.engine.explore(job.text, job.values);
     } catch (err) {
-      result = { ok: false, error: { message: `Python failed: ${err.message || err}`, start: 0, end: 0 }, failed: true };
+      result = {
+        ok: false,
+        error: { message: `Python failed: ${err.message || err}`, start: 0, end: 0 },
+        failed: true,
+      };
     }
     this.inflight = null;
     const next = this.queued;
@@ -445,7 +467,9 @@ export class Explorer {
       };
       input.addEventListener("input", update);
       input.addEventListener("change", update);
-      this.sliders.append(el("label", { class: "gx-var" }, el("span", { class: "gx-var__name", text: name }), input, shown));
+      this.sliders.append(
+        el("label", { class: "gx-var" }, el("span", { class: "gx-var__name", text: name }), input, shown),
+      );
     }
   }
 
@@ -559,7 +583,11 @@ export class Explorer {
     const hull = svg("g", { class: "gx-group", "data-group": group.id });
     hull.append(
       svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10 }),
-      svg("text", { x: x0 + 8, y: y0 + 14 }, `${group.label}: derived ${group.op === "neg" ? "−x" : group.op}`),
+      svg(
+        "text",
+        { x: x0 + 8, y: y0 + 14 },
+        `${group.label}: derived ${group.op === "neg" ? "−x" : group.op}`,
+      ),
     );
     return hull;
   }
@@ -619,7 +647,13 @@ export class Explorer {
     const shortLabel = n.label.length > LABEL_CHARS ? `${n.label.slice(0, LABEL_CHARS - 1)}…` : n.label;
     node.append(svg("text", { x: 10, y: 19, class: "gx-label" }, shortLabel));
     node.append(svg("text", { x: box.w - 10, y: 19, "text-anchor": "end", class: "gx-op" }, opSymbol(n)));
-    const tag = n.derived ? "derived" : n.op === "**" ? "const exponent" : n.kind === "constant" ? "constant" : "";
+    const tag = n.derived
+      ? "derived"
+      : n.op === "**"
+        ? "const exponent"
+        : n.kind === "constant"
+          ? "constant"
+          : "";
     if (tag) node.append(svg("text", { x: box.w - 10, y: 34, "text-anchor": "end", class: "gx-tag" }, tag));
     node.append(svg("text", { x: 10, y: 47, class: "gx-value" }, `value ${valued ? num(n.data) : "--"}`));
     node.append(svg("text", { x: 10, y: 65, class: "gx-grad" }, `grad ${reached ? num(n.grad) : "--"}`));
@@ -635,7 +669,11 @@ export class Explorer {
       el(
         "thead",
         {},
-        el("tr", {}, ...["Node", "Operation", "Value", "Grad"].map((h) => el("th", { scope: "col", text: h }))),
+        el(
+          "tr",
+          {},
+          ...["Node", "Operation", "Value", "Grad"].map((h) => el("th", { scope: "col", text: h })),
+        ),
       ),
       el(
         "tbody",
@@ -655,7 +693,9 @@ export class Explorer {
     const edges = el(
       "table",
       {},
-      el("caption", { text: "Arrows: input → result, with the chain rule once the gradient has flowed back" }),
+      el("caption", {
+        text: "Arrows: input → result, with the chain rule once the gradient has flowed back",
+      }),
       el(
         "thead",
         {},

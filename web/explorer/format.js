@@ -12,7 +12,20 @@ export function num(x) {
   return text.replaceAll("-", "−");
 }
 
-const SUPERSCRIPT = { "-": "⁻", ".": "·", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+const SUPERSCRIPT = {
+  "-": "⁻",
+  ".": "·",
+  0: "⁰",
+  1: "¹",
+  2: "²",
+  3: "³",
+  4: "⁴",
+  5: "⁵",
+  6: "⁶",
+  7: "⁷",
+  8: "⁸",
+  9: "⁹",
+};
 
 /** 2 -> "²", -1 -> "⁻¹"; exponents like 0.5 read "^0.5". */
 export function superscript(k) {

@@ -56,7 +56,9 @@ export function snapshot(view, mode, step, revealAll = false) {
       const node = byId.get(s.node);
       activeNodes.add(s.node);
       for (const e of s.sends) activeEdges.add(e);
-      narration = `Backward ${step} of ${view.backward.length}: ` + backwardSentence(view, node, step === 1, edgeById, byId);
+      narration =
+        `Backward ${step} of ${view.backward.length}: ` +
+        backwardSentence(view, node, step === 1, edgeById, byId);
     } else {
       narration = "Backward: press Play or Step; the root starts with grad 1.";
     }
