@@ -37,7 +37,9 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".", *session.posargs)
     session.run("ruff", "format", "--check", ".")
     npm_ci(session)
-    session.run("npx", "--no-install", "prettier", "--check", "web/**/*.{js,mjs,css}", external=True)
+    session.run(
+        "npx", "--no-install", "prettier", "--check", "web/**/*.{js,mjs,css}", external=True
+    )
 
 
 @nox.session
