@@ -96,3 +96,12 @@ def serve(session: nox.Session) -> None:
     docs(session)
     # COOP/COEP headers: the page is cross-origin isolated, so Stop interrupts at once.
     session.run("python", "tools/serve.py", "--dir", "site", "--port", "8000", *session.posargs)
+
+
+@nox.session
+def torch(session: nox.Session) -> None:
+    """Run the pages' "Check it against PyTorch" blocks with torch and compare their output."""
+    # The CPU wheel: no CUDA packages are pulled in (pip finds torch-2.13.0+cpu locally).
+    session.install("torch==2.13.0", "--only-binary", "torch")
+    session.install(".")
+    session.run("python", "tools/torch_check.py", *session.posargs)

@@ -8,7 +8,7 @@ Lesson: docs/lessons/day21_mlp_language_model.md
    window: drop its oldest id and append this one. A name of n letters gives n + 1
    examples.
 2. mlp_logits(context, C, W1, b1, W2, b2): the forward pass.
-       x = the rows C[t] of the context's ids, laid end to end (block_size * d Values)
+       x = the rows C[t] of the context's ids, laid end to end (block_size * E Values)
        h = tanh(W1 x + b1)      one number per row of W1
        z = W2 h + b2            one logit per row of W2
    Return z, a list of Values (W1, W2 are lists of rows; b1, b2 lists of Values).

@@ -2,12 +2,12 @@
 
 Lesson: docs/lessons/day23_multi_head.md
 
-With n_head heads, a vector of d numbers is cut into n_head slices of d // n_head.
+With n_head heads, a vector of E numbers is cut into n_head slices of E // n_head.
 Head h uses slice h of the query, of every key and of every value:
 
-    scores_t = (q_h . k_t,h) / sqrt(d // n_head)      one score per position t
+    scores_t = (q_h . k_t,h) / sqrt(E // n_head)      one score per position t
     weights  = softmax(scores)
-    out_h    = sum_t weights_t * v_t,h                 d // n_head numbers
+    out_h    = sum_t weights_t * v_t,h                 E // n_head numbers
 
 and the outputs of the heads are concatenated in head order (head 0 first).
 
@@ -26,8 +26,8 @@ def softmax(scores):
 def multi_head_attention(q, keys, values, n_head):
     """Multi-head attention of the query `q` over `keys` and `values` (lists of Values).
 
-    `q`, every key and every value have the same length d; return a list of d Values.
-    Raise ValueError when d does not split into `n_head` equal slices.
+    `q`, every key and every value have the same length E; return a list of E Values.
+    Raise ValueError when E does not split into `n_head` equal slices.
     """
     raise NotImplementedError(
         "Day 23: write multi_head_attention. Read docs/lessons/day23_multi_head.md"

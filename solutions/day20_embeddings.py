@@ -2,7 +2,7 @@
 
 Lesson: docs/lessons/day20_embeddings.md
 
-An embedding table is a list of rows, one row of d Values per token.
+An embedding table is a list of rows, one row of E Values per token.
 
 1. one_hot(token, vocab_size): a list of vocab_size floats, 1.0 at index `token` and
    0.0 everywhere else.
@@ -28,7 +28,7 @@ def embed(table, token):
 
 
 def embed_one_hot(table, token):
-    """one_hot(token) @ table, as a list of d Values."""
+    """one_hot(token) @ table, as a list of E Values."""
     hot = one_hot(token, len(table))
     return [sum(h * row[k] for h, row in zip(hot, table)) for k in range(len(table[0]))]
 

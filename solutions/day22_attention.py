@@ -3,13 +3,13 @@
 Lesson: docs/lessons/day22_attention.md
 
 The current position has a query q; every position t seen so far (itself included)
-has a key k_t and a value v_t. All are lists of d Values. One head of attention:
+has a key k_t and a value v_t. All are lists of E Values. One head of attention:
 
-    score_t  = (q . k_t) / sqrt(d)        how well position t answers the query
+    score_t  = (q . k_t) / sqrt(E)        how well position t answers the query
     weights  = softmax(scores)            positive, adding up to 1
-    out_j    = sum_t weights_t * v_t[j]   a blend of the values, d numbers
+    out_j    = sum_t weights_t * v_t[j]   a blend of the values, E numbers
 
-Dividing by sqrt(d) keeps the scores of wide vectors from growing with d, which would
+Dividing by sqrt(E) keeps the scores of wide vectors from growing with E, which would
 make the softmax ever more one-sided.
 
 Build everything from Value operations so that backward() reaches q, every key and

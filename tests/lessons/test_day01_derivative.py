@@ -45,7 +45,7 @@ def test_worked_example_values_are_exact():
 def test_cells_compute_the_estimates_the_page_states(cells):
     assert cells["forward"] == pytest.approx(14.003, abs=1e-9)
     assert cells["central"] == pytest.approx(14.0, abs=1e-9)
-    assert cells["forward_slope"](f, 3.0, 0.001) == pytest.approx(14.003, abs=1e-9)
+    assert cells["rise_over_run"](f, 3.0, 3.0 + 0.001, 0.001) == pytest.approx(14.003, abs=1e-9)
 
 
 @pytest.mark.parametrize(

@@ -104,8 +104,8 @@ def test_learning_rate_claims(rate, behaviour):
 
 def test_sign_table(cells):
     text = PAGE.text
-    assert "| positive | $L$ rises as $p$ rises | **decrease** the weight |" in text
-    assert "| negative | $L$ falls as $p$ rises | **increase** the weight |" in text
+    assert "| positive | $L$ rises as $p$ rises | **decrease** the parameter |" in text
+    assert "| negative | $L$ falls as $p$ rises | **increase** the parameter |" in text
     assert "| zero | $L$ does not respond to $p$ here | **leave** it |" in text
     assert cells["p_pos"].data < 1.0 < cells["p_neg"].data
     assert cells["p_zero"].data == 1.0

@@ -93,8 +93,8 @@ def test_try_this_same_token_in_both_slots():
 def test_the_starting_scales_keep_sums_near_1_and_logits_near_0(namespace):
     cell = next(c for c in PAGE.cells if "rng = random.Random(21)" in c)
     for line in (
-        "C = [[Value(rng.gauss(0, 1)) for _ in range(d)] for _ in range(V)]",
-        "W1 = [[Value(rng.gauss(0, (block_size * d) ** -0.5)) for _ in range(block_size * d)]",
+        "C = [[Value(rng.gauss(0, 1)) for _ in range(E)] for _ in range(V)]",
+        "W1 = [[Value(rng.gauss(0, (block_size * E) ** -0.5)) for _ in range(block_size * E)]",
         "W2 = [[Value(rng.gauss(0, 0.1 * H ** -0.5)) for _ in range(H)] for _ in range(V)]",
     ):
         assert line in cell

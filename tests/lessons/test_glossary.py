@@ -1,0 +1,118 @@
+"""The glossary: every term is defined before, or where, a lesson first uses it.
+
+A term of includes/glossary.yml is *used* on a lesson page when one of its `forms` appears,
+as a whole word and in any case, in the page's prose: the text outside code fences, inline
+code, math and HTML tags (the text inside SVG figures counts). A symbol (an entry with a
+`pattern`) is used when its pattern matches anywhere outside code, math included.
+
+A page *defines* a term when
+  - the term, one of its forms, or (for a symbol) the name in brackets after it (`theta` for
+    "θ (theta)") is written in bold on that page (`**loss**`, `**the loss**`), or
+  - the paragraph of its first use links to the lesson that introduces the term
+    (`[day 20](day20_embeddings.md)`), or
+  - for a symbol, the paragraph of its first use says what it is: the symbol followed, within
+    the same sentence and 40 characters, by "is", "are", "means" or "stands for".
+(Links to the glossary page cannot count: a lesson's notebook can only link to lessons.)
+
+A lesson before the term's day must define it if it uses it; the introducing lesson must
+always define it.
+"""
+
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.lessons.pages import ROOT, lesson_paths, load
+
+GLOSSARY = yaml.safe_load((ROOT / "includes" / "glossary.yml").read_text(encoding="utf-8"))
+LESSONS = {int(load(p).meta["day"]): load(p) for p in lesson_paths()}
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[ \t]*$", re.S | re.M)
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+_DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", re.S)
+_MATH = re.compile(r"\$[^$\n]+\$")
+_TAG = re.compile(r"<[^>]+>")
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
+
+
+def _without_code(text):
+    return _INLINE_CODE.sub(" ", _FENCE.sub(" ", text))
+
+
+def prose(text):
+    """The words a reader reads: no code, no math, no tags."""
+    text = _without_code(text)
+    text = _MATH.sub(" ", _DISPLAY_MATH.sub(" ", text))
+    return _TAG.sub(" ", text)
+
+
+def _words(text):
+    return " ".join(text.split())
+
+
+def paragraphs(text):
+    return re.split(r"\n[ \t]*\n", text)
+
+
+def _form_pattern(form):
+    return re.compile(r"(?<![\w-])" + re.escape(form) + r"(?![\w-])", re.I)
+
+
+def uses(entry, text):
+    """The paragraphs of the page (without code) that use the term, in page order."""
+    found = []
+    for para in paragraphs(_without_code(text)):
+        if "pattern" in entry and re.search(entry["pattern"], para):
+            found.append(para)
+        elif any(_form_pattern(f).search(_words(prose(para))) for f in entry.get("forms", [])):
+            found.append(para)
+    return found
+
+
+def defines(entry, text, first_use):
+    term = entry["term"]
+    names = [term.split(" (")[0], *re.findall(r"\((.+?)\)", term), *entry.get("forms", [])]
+    for bold in _BOLD.findall(_without_code(text)):
+        if any(_form_pattern(name).search(_words(bold)) for name in names):
+            return True
+    if LESSONS[entry["day"]].path.name in first_use:
+        return True
+    saying = r"[^.]{0,40}?\b(is|are|means|stands for)\b"
+    return (
+        "pattern" in entry and re.search(f"(?:{entry['pattern']}){saying}", first_use) is not None
+    )
+
+
+CASES = [(entry, day) for entry in GLOSSARY for day in sorted(LESSONS) if day < entry["day"]]
+
+
+@pytest.mark.parametrize("entry, day", CASES, ids=[f"{e['term']}-day{d:02d}" for e, d in CASES])
+def test_no_term_before_its_day_without_a_definition(entry, day):
+    text = LESSONS[day].text
+    used = uses(entry, text)
+    if not used:
+        return
+    assert defines(entry, text, used[0]), (
+        f"day {day} uses {entry['term']!r} (introduced on day {entry['day']}) without defining it:"
+        f"\n{used[0][:300]}"
+    )
+
+
+@pytest.mark.parametrize("entry", GLOSSARY, ids=[e["term"] for e in GLOSSARY])
+def test_the_introducing_day_defines_the_term(entry):
+    text = LESSONS[entry["day"]].text
+    used = uses(entry, text)
+    assert used, f"day {entry['day']} never mentions {entry['term']!r}"
+    assert defines(entry, text, used[0]), f"day {entry['day']} does not define {entry['term']!r}"
+
+
+def test_glossary_page_and_tooltips_agree_with_the_yaml():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "glossary.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout
