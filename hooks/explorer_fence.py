@@ -13,14 +13,10 @@ with the same parser the explorer uses, so a lesson cannot ship a refused one.
 from __future__ import annotations
 
 import html
-import sys
-from pathlib import Path
 
 from pymdownx.superfences import SuperFencesException
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from explorer import ExpressionError, parse  # noqa: E402
+from explorer import ExpressionError, parse  # the course's package: mkdocs runs from its root
 
 __all__ = ["ExplorerError", "explorer_fence", "format_explorer"]
 

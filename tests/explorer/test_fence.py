@@ -1,13 +1,7 @@
 """The `explorer` fence: what a lesson's block renders, and the blocks it refuses."""
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hooks"))
-
-from explorer_fence import ExplorerError, explorer_fence, format_explorer  # noqa: E402
+from explorer_fence import ExplorerError, explorer_fence, format_explorer
 
 
 def render(body):

@@ -19,7 +19,7 @@ LESSONS = course.LESSONS
 # A fence may sit indented inside an admonition or a content tab; the closing fence
 # has the same indentation as the opening one.
 _FENCE = re.compile(
-    r"^(?P<indent>[ \t]*)```(?P<name>pyodide|exercise)\b[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+    r"^(?P<indent>[ \t]*)```(?P<name>pyodide|exercise|torch)\b[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
     re.S | re.M,
 )
 
@@ -38,6 +38,12 @@ class Lesson:
     def cells(self):
         """The source of each `pyodide` cell, in page order."""
         return [body for name, body in self._fences() if name == "pyodide"]
+
+    @property
+    def notebook_cells(self):
+        """The code cells of the day's notebook: the `pyodide` cells and the `torch` blocks
+        (which the browser cannot run; Jupyter and Colab can), in page order."""
+        return [body for name, body in self._fences() if name in ("pyodide", "torch")]
 
     @property
     def exercises(self):
