@@ -32,6 +32,7 @@ COPIED = [
     "docs",
     "hooks",
     "grader",
+    "explorer",
     "exercises",
     "solutions",
     "tools",

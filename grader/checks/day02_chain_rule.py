@@ -7,6 +7,7 @@ closed form: each local derivative at its own input, multiplied along the chain.
 
 import math
 
+from grader.runners.day02_chain_rule import link
 from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case
@@ -66,30 +67,11 @@ def hidden_cases(rng):
 # -- what a right answer gives ---------------------------------------------------------
 
 
-def _link(spec):
-    """(f, df) of one link, as the child builds it (grader/runners/day02_chain_rule.py)."""
-    name = spec[0]
-    if name == "square":
-        return (lambda v: v * v), (lambda v: 2.0 * v)
-    if name == "cube":
-        return (lambda v: v * v * v), (lambda v: 3.0 * v * v)
-    if name == "affine":
-        m, c = spec[1], spec[2]
-        return (lambda v: m * v + c), (lambda v: m)
-    if name == "tanh":
-        return math.tanh, (lambda v: 1.0 - math.tanh(v) ** 2)
-    if name == "exp":
-        return math.exp, math.exp
-    if name == "sin":
-        return math.sin, math.cos
-    raise ValueError(f"unknown link {name!r}")
-
-
 def _analyse(specs, x):
     """Values x_0..x_n and local ratios r_1..r_n, each ratio at its own input."""
     values, ratios = [x], []
     for spec in specs:
-        f, df = _link(spec)
+        f, df = link(spec)
         ratios.append(df(values[-1]))
         values.append(f(values[-1]))
     return values, ratios
@@ -107,7 +89,7 @@ def expect(case):
     if case["kind"] == "forward":
         product = math.prod(ratios)
         # A likely bug: each ratio evaluated at the link's output instead of its input.
-        at_output = math.prod(_link(s)[1](vals[k + 1]) for k, s in enumerate(specs))
+        at_output = math.prod(link(s)[1](vals[k + 1]) for k, s in enumerate(specs))
         bugs = [
             (sum(ratios), "the ratios along a chain multiply; you seem to add them"),
             (

@@ -5,8 +5,11 @@ sensitivities, and send the output, the derivative and each sensitivity back.
 import math
 
 
-def _link(spec):
-    """(f, df) of one link: ["square"], ["affine", m, c], ["tanh"], ["exp"], ["sin"], ["cube"]."""
+def link(spec):
+    """(f, df) of one link: ["square"], ["affine", m, c], ["tanh"], ["exp"], ["sin"], ["cube"].
+
+    The links are the case's inputs, handed to the learner's code; the trusted side reads
+    the same table to know the chain (grader/checks/day02_chain_rule.py)."""
     name = spec[0]
     if name == "square":
         return (lambda v: v * v), (lambda v: 2.0 * v)
@@ -25,7 +28,7 @@ def _link(spec):
 
 
 def run(module, case):
-    links = [_link(s) for s in case["inputs"]["links"]]
+    links = [link(s) for s in case["inputs"]["links"]]
     x = case["inputs"]["x"]
     if case["kind"] == "forward":
         value, slope = module.chain_derivative(links, x)

@@ -3,7 +3,7 @@ topological_order (and send what the order looks like: its length, distinct and 
 nodes, children placed late, the root last) or backward (and send the gradients).
 """
 
-from .programs import ancestors, build
+from .programs import ancestors, build, order_report
 
 
 def run(module, case):
@@ -14,22 +14,8 @@ def run(module, case):
     root = nodes[-1]
     if case["kind"] == "order":
         order = list(module.topological_order(root))
-        position = {}
-        for k, v in enumerate(order):
-            position.setdefault(id(v), k)
         needed = [nodes[i] for i in sorted(ancestors(program))]
-        late = 0
-        for v in order:
-            for child in getattr(v, "_children", ()):
-                if id(child) in position and position[id(child)] > position[id(v)]:
-                    late += 1
-        return {
-            "length": len(order),
-            "distinct": len(position),
-            "missing": sum(1 for v in needed if id(v) not in position),
-            "children after their parent": late,
-            "output is last": 1.0 if order and order[-1] is root else 0.0,
-        }
+        return order_report(order, order, needed, root, lambda v: getattr(v, "_children", ()))
     calls = 2 if case["kind"] == "twice" else 1
     for _ in range(calls):
         module.backward(root)

@@ -8,7 +8,7 @@ The trusted side knows the same programs' exact values and gradients
 (grader/checks/programs.py); this side only builds and reads them.
 """
 
-__all__ = ["OPS", "BINARY", "build", "ancestors", "run_program"]
+__all__ = ["OPS", "BINARY", "build", "ancestors", "run_program", "order_report"]
 
 OPS = {
     "+": lambda x, y: x + y,
@@ -63,3 +63,30 @@ def run_program(module, case):
     values["out.data"] = nodes[-1].data
     values["out.grad"] = nodes[-1].grad
     return values
+
+
+def order_report(order, parents, needed, root, children):
+    """What a learner's topological `order` looks like, as numbers the judge can check.
+
+    `parents`: the nodes whose children are compared with them; `children(v)`: a node's
+    children as the graph holds them (never as the order says).
+    """
+    position = {}
+    for k, v in enumerate(order):
+        position.setdefault(id(v), k)
+    late = 0
+    for v in parents:
+        for child in children(v):
+            if (
+                id(child) in position
+                and id(v) in position
+                and position[id(child)] > position[id(v)]
+            ):
+                late += 1
+    return {
+        "length": len(order),
+        "distinct": len(position),
+        "missing": sum(1 for v in needed if id(v) not in position),
+        "children after their parent": late,
+        "output is last": 1.0 if order and order[-1] is root else 0.0,
+    }
