@@ -9,6 +9,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+import day_badge
 import yaml
 
 import course
@@ -33,6 +34,11 @@ class Lesson:
     @property
     def slug(self):
         return self.path.stem
+
+    @property
+    def badge(self):
+        """The badge the build puts on the page (hooks/day_badge.py, from the front matter)."""
+        return day_badge.badge_text(self.meta)
 
     @property
     def cells(self):

@@ -23,7 +23,7 @@ def cells():
 
 def test_front_matter_and_badge():
     assert PAGE.meta["day"] == 1 and PAGE.meta["phase"] == 1
-    assert "Phase 1 · Foundations · Day 1 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 1 of 30"
 
 
 def test_worked_example_values_are_exact():

@@ -18,7 +18,7 @@ def cells():
 
 
 def test_badge():
-    assert "Phase 1 · Foundations · Day 2 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 2 of 30"
 
 
 def test_forward_values_and_local_ratios():

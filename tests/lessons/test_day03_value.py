@@ -16,7 +16,7 @@ def cells():
 
 
 def test_badge():
-    assert "Phase 1 · Foundations · Day 3 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 3 of 30"
 
 
 def test_forward_table_matches_engine():

@@ -23,7 +23,7 @@ def cells():
 
 
 def test_badge():
-    assert "Phase 1 · Foundations · Day 4 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 4 of 30"
 
 
 def test_gradients_from_the_engine_and_from_nudging():

@@ -17,7 +17,7 @@ def cells():
 
 
 def test_badge():
-    assert "Phase 1 · Foundations · Day 5 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 5 of 30"
 
 
 def test_worked_example_product_then_sum():

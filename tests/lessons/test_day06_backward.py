@@ -48,7 +48,7 @@ def recursive_order(root):
 
 
 def test_badge():
-    assert "Phase 1 · Foundations · Day 6 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 6 of 30"
 
 
 def test_worked_example_forward_and_gradients():

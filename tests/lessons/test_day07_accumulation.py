@@ -18,7 +18,7 @@ def cells():
 
 
 def test_badge():
-    assert "Phase 1 · Foundations · Day 7 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 7 of 30"
 
 
 def test_reused_input_example():

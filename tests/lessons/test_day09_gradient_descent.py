@@ -27,7 +27,7 @@ def exact_step(sign):
 
 
 def test_badge():
-    assert "Phase 1 · Foundations · Day 9 of 30" in PAGE.text
+    assert PAGE.badge == "Phase 1 · Foundations · Day 9 of 30"
 
 
 def test_gradients_used_are_the_engines():
