@@ -116,16 +116,6 @@ class Value:
         t = math.tanh(self.data)
         return Value(t, (self,), (1.0 - t * t,), "tanh")
 
-    def sigmoid(self):
-        x = self.data
-        # Two forms so that exp never overflows, whatever the sign of x.
-        if x >= 0.0:
-            s = 1.0 / (1.0 + math.exp(-x))
-        else:
-            e = math.exp(x)
-            s = e / (1.0 + e)
-        return Value(s, (self,), (s * (1.0 - s),), "sigmoid")
-
     def relu(self):
         x = self.data
         # relu'(0) is taken as 0: a unit exactly at the kink passes no gradient.
