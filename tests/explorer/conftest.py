@@ -10,8 +10,6 @@ downloaded: Chromium comes from PATH.
 from __future__ import annotations
 
 import functools
-import shutil
-import subprocess
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -19,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from explorer import explore
+
+from .bundle import bundle_explorer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,21 +54,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(scope="session")
 def harness_dir(tmp_path_factory) -> Path:
-    node = shutil.which("node")
-    if node is None or not (ROOT / "node_modules" / "esbuild").is_dir():
-        pytest.skip("needs Node.js and `npm ci` (esbuild) to bundle web/explorer")
-    out = tmp_path_factory.mktemp("explorer")
-    script = (
-        "const { buildSync } = require('esbuild');"
-        "const [src, dst] = process.argv.slice(1);"
-        "for (const [entry, outfile] of [[src + '/explorer.js', dst + '/harness.js'],"
-        " [src + '/explorer.css', dst + '/harness.css']])"
-        " buildSync({ entryPoints: [entry], outfile, bundle: true, format: 'esm', logLevel: 'warning' });"
-    )
-    subprocess.run(
-        [node, "-e", script, str(ROOT / "web" / "explorer"), str(out)], cwd=ROOT, check=True
-    )
-    return out
+    return bundle_explorer(tmp_path_factory.mktemp("explorer"))
 
 
 @pytest.fixture(scope="session")

@@ -2,8 +2,6 @@
 
 import json
 import re
-import shutil
-import subprocess
 import sys
 import threading
 from functools import partial
@@ -13,6 +11,7 @@ import pytest
 
 from engine import Value
 from explorer import explore
+from tests.explorer.bundle import bundle_explorer
 
 from .pages import ROOT, lesson
 
@@ -220,19 +219,7 @@ window.explorers = mountExplorers(document.body, { explore: (text, values) => wi
 def explorer_page(tmp_path):
     """A page with the HTML the site renders for day 6's explorer, and web/explorer bundled
     as the site bundles it; explorer.explore answers, as the course worker does."""
-    node = shutil.which("node")
-    if node is None or not (ROOT / "node_modules" / "esbuild").is_dir():
-        pytest.skip("needs Node.js and `npm ci` (esbuild) to bundle web/explorer")
-    script = (
-        "const { buildSync } = require('esbuild');"
-        "const [src, dst] = process.argv.slice(1);"
-        "for (const [entry, outfile] of [[src + '/explorer.js', dst + '/harness.js'],"
-        " [src + '/explorer.css', dst + '/harness.css']])"
-        " buildSync({ entryPoints: [entry], outfile, bundle: true, format: 'esm', logLevel: 'warning' });"
-    )
-    subprocess.run(
-        [node, "-e", script, str(ROOT / "web" / "explorer"), str(tmp_path)], cwd=ROOT, check=True
-    )
+    bundle_explorer(tmp_path)
     (tmp_path / "index.html").write_text(_HARNESS % _explorer_html(), encoding="utf-8")
 
     class Quiet(SimpleHTTPRequestHandler):
