@@ -119,7 +119,7 @@ def test_the_starting_scales_keep_sums_near_1_and_logits_near_0(namespace):
     assert 0.7 < rms(sums) < 1.4  # "about 1 in size"
     assert rms(logits) < 0.1  # "a standard deviation of at most 0.1"
     text = " ".join(PAGE.text.split())
-    assert "A sum of $n$ independent terms with mean 0 has $n$ times their variance" in text
+    assert "The variance of a sum of independent terms is the sum of their variances" in text
 
 
 def test_mini_batches_and_decay_as_stated(namespace):
