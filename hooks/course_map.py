@@ -2,13 +2,16 @@
 
 Titles, phases and time estimates are the lessons' front matter, read by the course
 manifest (course.py), so they are typed once. Each day carries
-`data-exercise="<slug>.py"`; the browser marks the days whose exercise is done
-(web/progress.js reads the runtime's saved flags).
+`data-exercise="<slug>.py"` and the ids of its questions (`data-questions`, read from the
+lesson's `question` blocks); the browser marks the days whose exercise is done and counts
+the questions answered right (web/progress.js reads the runtime's saved flags and answers).
 """
 
 import posixpath
+from pathlib import Path
 
 import course
+import questions
 
 PLACEHOLDER = "<!-- course-map -->"
 
@@ -27,6 +30,10 @@ def lessons(files, days=None):
 def _minutes(total):
     hours, minutes = divmod(int(total), 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def _source(f):
+    return Path(f.abs_src_path).read_text(encoding="utf-8")
 
 
 def render(entries, page_uri):
@@ -48,16 +55,20 @@ def render(entries, page_uri):
             "",
             f"Days {first}–{last} · about {_minutes(minutes)}",
             "",
-            "| Day | Lesson | Time | Exercise |",
-            "|---:|---|---:|:---:|",
+            "| Day | Lesson | Time | Exercise | Questions |",
+            "|---:|---|---:|:---:|:---:|",
         ]
         for meta, f in days:
             link = posixpath.relpath(f.src_uri, here or ".")
             slug = posixpath.splitext(posixpath.basename(f.src_uri))[0]
             title = str(meta["title"]).replace("|", "\\|")
+            asked = questions.find(_source(f), f.src_uri)
+            ids = " ".join(q.id for q in asked)
+            page = posixpath.splitext(f.src_uri)[0]
             out.append(
                 f"| {meta['day']} | [{title}]({link}) | {meta['time']} min | "
-                f'<span class="course-done" data-exercise="{slug}.py" title="not done yet">○</span> |'
+                f'<span class="course-done" data-exercise="{slug}.py" title="not done yet">○</span> | '
+                f'<span class="course-answers" data-page="{page}" data-questions="{ids}">{len(asked)}</span> |'
             )
         out.append("")
     return "\n".join(out)

@@ -1,4 +1,4 @@
-"""The two custom superfences of the course's Markdown.
+"""The custom superfences of the course's Markdown.
 
 ```pyodide            a runnable cell; optional: ```pyodide timeout="600" (seconds)
 ```exercise           an exercise block; the body is YAML:
@@ -6,8 +6,10 @@
     hints:
       - first hint
       - second hint
+```explorer           the graph explorer on an expression (hooks/explorer_fence.py)
+```question           a check for understanding (questions.py, hooks/question_fence.py)
 
-Both render plain HTML that reads fine without JavaScript (the code in a <pre>);
+The first two render plain HTML that reads fine without JavaScript (the code in a <pre>);
 the browser runtime turns them into editors. An exercise block takes its code from
 `exercises/<file>`, the one source of the learner's stub.
 """
@@ -22,6 +24,7 @@ import markdown
 import yaml
 from explorer_fence import explorer_fence
 from pymdownx.superfences import SuperFencesException
+from question_fence import question_fence
 
 __all__ = ["custom_fences", "ExerciseError"]
 
@@ -137,4 +140,5 @@ def custom_fences(exercises_dir: Path) -> list[dict]:
             "format": make_exercise_formatter(exercises_dir),
         },
         explorer_fence(),
+        question_fence(),
     ]

@@ -9,7 +9,8 @@ notebook a day, named after the day's lesson.
 A notebook holds the page's `pyodide` cells as code cells, in page order, and the
 prose between them as Markdown cells. MkDocs-only syntax is turned into plain Markdown
 a notebook shows well: an admonition becomes a quote with a bold title, a content tab
-a bold heading, an exercise block a note that names the exercise file and its hints, and
+a bold heading, an exercise block a note that names the exercise file and its hints, a
+question (a check for understanding) its text with the answer folded away, and
 a graph-explorer block (it runs only on the course site) a note that says so. A link to
 another lesson page points to that lesson's notebook beside this one. Notebooks are
 nbformat 4 with no outputs, written byte-for-byte reproducibly.
@@ -27,6 +28,7 @@ from pathlib import Path
 import yaml
 
 import course
+import questions
 
 ROOT = course.ROOT
 LESSONS = course.LESSONS
@@ -88,6 +90,9 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
                 cells.append(("code", body.rstrip("\n")))
             elif fence["name"] == "exercise":
                 prose.extend(prefix() + s for s in _exercise_note(yaml.safe_load(body)).split("\n"))
+            elif fence["name"] == "question":
+                note = _question_note(questions.parse(body))
+                prose.extend(prefix() + s for s in note.split("\n"))
             elif fence["name"] == "explorer":
                 prose.extend(prefix() + s for s in _explorer_note(body.strip()).split("\n"))
             else:
@@ -134,6 +139,30 @@ def _exercise_note(block: dict) -> str:
             "",
             "</details>",
         ]
+    return "\n".join(note)
+
+
+def _question_note(q: questions.Question) -> str:
+    """A check for understanding: the question, its options, then its answer folded away."""
+    note = [f"**Check yourself.** {q.ask}"]
+    if q.choices:
+        note += ["", *(f"- {text}" for text, _ in q.choices)]
+        answer = next(text for text, right in q.choices if right)
+    elif len(q.blanks) == 1:
+        answer = q.blanks[0].written
+    else:
+        answer = "; ".join(f"{b.label} = {b.written}" for b in q.blanks)
+    note += [
+        "",
+        "<details>",
+        "<summary>Answer and why (answer first, then open)</summary>",
+        "",
+        f"**Answer:** {answer}",
+        "",
+        q.explain,
+        "",
+        "</details>",
+    ]
     return "\n".join(note)
 
 

@@ -9,6 +9,7 @@ import { mountStatus } from "./status.js";
 import { mountExplorerPage } from "./explorer/index.js";
 import { flushSaves } from "./storage.js";
 import { showProgress } from "./progress.js";
+import { mountQuestions } from "./questions.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -55,6 +56,7 @@ function mount() {
   const page = pageKey();
   const cells = mountCells(root, { client, page });
   const exercises = mountExercises(root, { client, page, siteRoot });
+  mountQuestions(root, { page });
   showProgress(root);
   mountExplorerPage(root, client);
   if (cells.length + exercises.length === 0) return;

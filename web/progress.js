@@ -1,8 +1,16 @@
-// The learner's progress on every page: the course map's marks and count, and the lessons of
-// the left navigation whose exercise is done. It reads the "done" flags storage.js keeps, and
-// runs again on every page of instant navigation and whenever an exercise changes state.
+// The learner's progress on every page: the course map's marks and counts, and the lessons of
+// the left navigation whose exercise is done. It reads the "done" flags and the answers
+// storage.js keeps, and runs again on every page of instant navigation and whenever an
+// exercise or a question changes state.
 
-import { isDone } from "./storage.js";
+import { isDone, loadAnswer, questionKey } from "./storage.js";
+
+/** How many of a day's questions (the map's `data-questions`) were answered right. */
+function answered(el) {
+  const ids = el.dataset.questions.split(" ").filter(Boolean);
+  const right = ids.filter((id) => loadAnswer(questionKey(el.dataset.page, id))?.state === "right");
+  return { right: right.length, total: ids.length };
+}
 
 /** "day05_add_mul.py" for a link to that lesson's page (not to a heading inside a page). */
 function lessonFile(href) {
@@ -20,8 +28,19 @@ function mark() {
     el.classList.toggle("course-done--yes", ok);
     el.closest("tr")?.classList.toggle("course-map__row--done", ok);
   }
+  let right = 0;
+  let questions = 0;
+  for (const el of document.querySelectorAll(".course-answers[data-questions]")) {
+    const day = answered(el);
+    right += day.right;
+    questions += day.total;
+    el.textContent = `${day.right}/${day.total}`;
+    el.title = `${day.right} of ${day.total} questions answered right`;
+    el.classList.toggle("course-answers--all", day.right === day.total);
+  }
   for (const el of document.querySelectorAll(".course-map__progress")) {
-    el.textContent = `Your progress: ${done} of ${el.dataset.total} exercises done.`;
+    const asked = questions ? `, ${right} of ${questions} questions answered right` : "";
+    el.textContent = `Your progress: ${done} of ${el.dataset.total} exercises done${asked}.`;
   }
   // The primary navigation only: the page's own contents list links to headings (#...),
   // which Material rewrites to absolute addresses of the same lesson.
@@ -35,7 +54,7 @@ function mark() {
 export function showProgress(root) {
   mark();
   const observer = new MutationObserver(mark);
-  for (const el of root.querySelectorAll("[data-exercise][data-state]")) {
+  for (const el of root.querySelectorAll("[data-exercise][data-state], [data-question][data-state]")) {
     observer.observe(el, { attributes: true, attributeFilter: ["data-state"] });
   }
 }

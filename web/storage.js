@@ -88,6 +88,25 @@ export function exerciseKey(file) {
   return `${COURSE}/v${VERSION}/exercise/${file}`;
 }
 
+/** A check for understanding: `page` as in cellKey, `id` the question's own (never renamed). */
+export function questionKey(page, id) {
+  return `${COURSE}/v${VERSION}/page/${page}/question/${id}`;
+}
+
+/** {state: "right" | "wrong", answer: [what the learner typed or chose]} or null. */
+export function loadAnswer(key) {
+  try {
+    const value = JSON.parse(read(key) ?? "null");
+    return ["right", "wrong"].includes(value?.state) && Array.isArray(value.answer) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveAnswer(key, state, answer) {
+  write(key, JSON.stringify({ state, answer, saved: Date.now() }));
+}
+
 /** {code, base} or null. */
 export function loadEdit(key) {
   const raw = read(key);

@@ -4,6 +4,7 @@ import importlib.util
 
 import pytest
 
+import questions
 from engine import Value, zero_grad
 from engine.gradcheck import numerical_grad
 
@@ -81,8 +82,11 @@ def test_multi_branch_challenge():
     assert "| $a$ | $-1 \\cdot b = -1 \\cdot (-3) = 3$ | $4 \\cdot 1 = 4$ | **7** |" in text
     assert "| $b$ | $-1 \\cdot a = -1 \\cdot 2 = -2$ | $4 \\cdot 1 = 4$ | **2** |" in text
     assert "| $c$ | $-1 \\cdot 1 = -1$ | (no road) | **−1** |" in text
-    # Predicted on paper before verified: the answer sits in a collapsed block.
-    assert '??? success "Answer' in text
+    # Predicted before verified: a question asks for the three gradients, and the cell
+    # that computes them comes after it.
+    asked = {q.id: q for q in questions.find(text)}["multi-branch-gradients"]
+    assert [b.value for b in asked.blanks] == [7.0, 2.0, -1.0]
+    assert text.index("id: multi-branch-gradients") < text.index('L.backward()\nprint("L ="')
 
 
 def test_try_this_challenge_with_c_3():
