@@ -3,7 +3,7 @@
     python tools/torch_check.py     # needs torch (`nox -s torch` installs the CPU wheel)
 
 A block is a ```torch fence on a lesson page, followed by a ```text fence with the output
-the page shows. Each block runs on its own in a fresh Python (with the course's `engine`
+the page shows (one line of prose may stand between them, such as "It prints:"). Each block runs on its own in a fresh Python (with the course's `engine`
 importable), and its standard output must be exactly the text block. The blocks must be on
 days 4, 7, 19 and 25, one on each.
 """
@@ -17,7 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "docs" / "lessons"
 DAYS = {4, 7, 19, 25}
-_BLOCK = re.compile(r"^```torch\n(?P<code>.*?)^```\n\s*^```text\n(?P<output>.*?)^```$", re.S | re.M)
+_BLOCK = re.compile(
+    r"^```torch\n(?P<code>.*?)^```\n\s*(?:^[^`\n][^\n]*\n\s*)?^```text\n(?P<output>.*?)^```$",
+    re.S | re.M,
+)
 
 
 def blocks():
