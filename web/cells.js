@@ -89,6 +89,9 @@ class Cell {
     out.className = "course-output";
     out.dataset.output = "";
     out.setAttribute("aria-live", "polite");
+    // A region a keyboard can reach: a long output scrolls inside it.
+    out.setAttribute("role", "region");
+    out.tabIndex = 0;
     out.setAttribute("aria-label", `Output of cell ${index + 1}`);
     this.output = new Output(out);
     this.output.clear();

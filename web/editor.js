@@ -1,7 +1,8 @@
 // A CodeMirror 6 editor for a cell or an exercise. Its colours are Material's own
 // code colours (CSS variables), so it follows the light/dark palette switch with
 // no script. Tab is left unbound so keyboard users can Tab out of the editor;
-// indentation is Enter's auto-indent and Mod-[ / Mod-].
+// indentation is Enter's auto-indent and Mod-[ / Mod-]. The editor grows with its text
+// and wraps long lines: no scroll area inside the page, and nothing cut off on the right.
 
 import { minimalSetup } from "codemirror";
 import { python } from "@codemirror/lang-python";
@@ -40,7 +41,7 @@ const materialTheme = EditorView.theme({
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--md-code-fg-color)" },
   ".cm-gutters": {
     backgroundColor: "var(--md-code-bg-color)",
-    color: "var(--md-default-fg-color--lighter)",
+    color: "var(--course-muted)", // web/course.css: 4.5:1 in both palettes
     border: "none",
   },
   ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "var(--md-code-hl-color--light, transparent)" },
@@ -53,17 +54,21 @@ const materialTheme = EditorView.theme({
 /**
  * Make an editor inside `parent`.
  * onRun: called on Shift+Enter (and Mod+Enter); onChange(text) after each edit;
+ * cursorLine: the line (from 1) where the cursor starts;
  * extensions: more CodeMirror extensions (an exercise's page wording).
  */
-export function createEditor({ parent, doc, label, onRun, onChange, extensions = [] }) {
+export function createEditor({ parent, doc, label, onRun, onChange, cursorLine = 1, extensions = [] }) {
   const runKeys = keymap.of([
     { key: "Shift-Enter", run: () => (onRun(), true) },
     { key: "Mod-Enter", run: () => (onRun(), true) },
   ]);
+  const line = Math.min(Math.max(1, cursorLine), doc.split("\n").length);
   const view = new EditorView({
     parent,
     state: EditorState.create({
       doc,
+      // Where a learner who Tabs into the editor starts typing (an exercise: the line to write).
+      selection: { anchor: lineStart(doc, line) },
       extensions: [
         runKeys,
         minimalSetup,
@@ -74,6 +79,7 @@ export function createEditor({ parent, doc, label, onRun, onChange, extensions =
         python(),
         syntaxHighlighting(materialHighlight),
         materialTheme,
+        EditorView.lineWrapping,
         EditorState.tabSize.of(4),
         EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
         EditorView.updateListener.of((update) => {
@@ -86,6 +92,12 @@ export function createEditor({ parent, doc, label, onRun, onChange, extensions =
   // Tests and tools read the whole text from here (the DOM holds only visible lines).
   view.dom.courseEditor = view;
   return view;
+}
+
+function lineStart(doc, line) {
+  let at = 0;
+  for (let i = 1; i < line; i++) at = doc.indexOf("\n", at) + 1;
+  return at;
 }
 
 export function setText(view, text) {

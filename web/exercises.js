@@ -18,6 +18,14 @@ import { exerciseAnchor, pageWording, rewriteMessage } from "./wording.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
 
+/** The line (from 1) of the first function body the learner writes: its "your code"
+ *  comment or its NotImplementedError; 1 when the file has neither. */
+export function firstLineToWrite(text) {
+  const lines = text.split("\n");
+  const i = lines.findIndex((line) => /#\s*your code|NotImplementedError/i.test(line));
+  return i + 1 || 1;
+}
+
 class Exercise {
   constructor(el, ctx) {
     this.el = el;
@@ -57,6 +65,7 @@ class Exercise {
       label: `Python code, exercise ${file}`,
       onRun: () => this.check(),
       onChange: (text) => this.edit.changed(text),
+      cursorLine: firstLineToWrite(this.edit.text),
       extensions: [pageWording(this.ctx.siteRoot)],
     });
 
@@ -92,6 +101,9 @@ class Exercise {
     result.className = "course-output";
     result.dataset.result = "";
     result.setAttribute("aria-live", "polite");
+    result.setAttribute("role", "region"); // reachable by keyboard: long results scroll inside
+    result.tabIndex = 0;
+    result.setAttribute("aria-label", `Result of the checks of ${file}`);
     this.output = new Output(result);
     this.output.clear();
 

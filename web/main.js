@@ -30,15 +30,25 @@ function pageKey() {
   return path.replace(/index\.html$/, "").replace(/\/+$/, "") || "index";
 }
 
+/** Typeset the page's math with the site's KaTeX. A lesson's is \( \) and \[ \] (arithmatex);
+ *  a notebook's page (mkdocs-jupyter) keeps the notebook's own $ and $$. */
 function renderMath(root) {
+  const delimiters = [
+    { left: "\\[", right: "\\]", display: true },
+    { left: "\\(", right: "\\)", display: false },
+  ];
+  if (root.querySelector(".jupyter-wrapper")) {
+    delimiters.unshift({ left: "$$", right: "$$", display: true }, { left: "$", right: "$", display: false });
+  }
   window.renderMathInElement?.(root, {
-    delimiters: [
-      { left: "\\[", right: "\\]", display: true },
-      { left: "\\(", right: "\\)", display: false },
-    ],
+    delimiters,
     ignoredClasses: ["course-cell", "course-exercise"],
     throwOnError: false,
   });
+  // A formula wider than the page scrolls sideways: it takes focus, so keys can scroll it.
+  for (const el of root.querySelectorAll("div.arithmatex, .katex-display")) {
+    if (el.scrollWidth > el.clientWidth) el.tabIndex = 0;
+  }
 }
 
 /** Arriving at "#exercise-…" (a check message's link to the lesson): show that exercise.

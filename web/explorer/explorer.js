@@ -168,6 +168,7 @@ export class Explorer {
     this.canvas = el("div", {
       class: "gx-canvas",
       tabindex: "0",
+      role: "group",
       "aria-label": "Graph. Keys: → step, ← back, space play or pause, Home start, End finish",
     });
     this.canvas.addEventListener("keydown", (event) => this.key(event));
