@@ -53,3 +53,29 @@ def test_try_this_claims():
     assert max(0.0, 1 - 3.0) == 0.0
     assert math.log1p(math.exp(-3.0)) < math.log1p(math.exp(-0.8))
     assert "$(3 - 1)^2 = 4$" in PAGE.text
+
+
+def test_the_tip_on_zero_gradients():
+    # The tip: with the logistic loss one more gradient is not zero, the output bias, because
+    # every margin is below 1 and the hinge's -y/4 cancel over the labels (1, -1, -1, 1).
+    import random
+
+    from engine.nn import MLP
+
+    cell = next(c for c in PAGE.cells if "random.seed(12)" in c)
+    ns = PAGE.run_cells()
+    nonzero = {}
+    for name in ("hinge", "logistic"):
+        random.seed(12)
+        model = MLP(3, [4, 4, 1])
+        loss = ns["mean"](ns[name](model(x), y) for x, y in zip(ns["xs"], ns["ys"]))
+        model.zero_grad()
+        loss.backward()
+        assert all(model(x).data * y < 1 for x, y in zip(ns["xs"], ns["ys"]))
+        nonzero[name] = [p.grad != 0.0 for p in model.parameters()]
+    differ = [i for i, (h, lg) in enumerate(zip(nonzero["hinge"], nonzero["logistic"])) if h != lg]
+    assert differ == [40] and model.parameters()[40] is model.layers[-1].neurons[0].b
+    assert nonzero["logistic"][40] and sum(nonzero["logistic"]) == sum(nonzero["hinge"]) + 1
+    assert sum(-y / 4 for y in ns["ys"]) == 0.0
+    assert "random.seed(12)\nmodel = MLP(3, [4, 4, 1])" in cell
+    assert "$(-1 + 1 + 1 - 1)/4 = 0$" in PAGE.text
