@@ -39,10 +39,20 @@ from dataclasses import dataclass
 
 import yaml
 
-__all__ = ["Blank", "Question", "QuestionError", "find", "parse", "read_number"]
+__all__ = [
+    "FENCE",
+    "Blank",
+    "Question",
+    "QuestionError",
+    "find",
+    "parse",
+    "prose",
+    "read_number",
+    "texts",
+]
 
 # A `question` fence in a page's Markdown, possibly indented inside an admonition or a tab.
-_FENCE = re.compile(
+FENCE = re.compile(
     r"^(?P<indent>[ \t]*)```question[ \t]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.S | re.M
 )
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -79,9 +89,14 @@ class Question:
 
 
 def read_number(text: str) -> float | None:
-    """A number as a learner may type it: -2, −2, 0.75, 0,75, 1e-3, 3/4; None otherwise."""
-    text = text.strip().replace("\u2212", "-").replace(" ", "")
-    if re.fullmatch(r"[+-]?\d+,\d+", text):
+    """A number as a learner may type it: -2, −2, 0.75, 0,75, 1e-3, 3/4, 5,163 or 5 163
+    (thousands); None otherwise. A comma followed by groups of three digits, after 1 to 3
+    digits that do not start with 0, separates thousands; any other single comma is a
+    decimal point."""
+    text = text.strip().replace("\u2212", "-").replace(" ", "").replace("\u202f", "")
+    if re.fullmatch(r"[+-]?[1-9]\d{0,2}(,\d{3})+", text):
+        text = text.replace(",", "")
+    elif re.fullmatch(r"[+-]?\d+,\d+", text):
         text = text.replace(",", ".")
     top, slash, bottom = text.partition("/")
     try:
@@ -178,12 +193,25 @@ def parse(source: str, where: str = "question block") -> Question:
     return Question(qid, ask, explain, blanks=_blanks(spec, where), check=check)
 
 
+def texts(q: Question) -> list[str]:
+    """The Markdown a reader reads in a question: the ask, the labels or choices, the explanation."""
+    return [q.ask, *(b.label for b in q.blanks), *(text for text, _ in q.choices), q.explain]
+
+
+def _body(m: re.Match) -> str:
+    return "\n".join(line.removeprefix(m["indent"]) for line in m["body"].split("\n"))
+
+
+def prose(markdown: str) -> str:
+    """The page with each question block replaced by the text a reader reads in it."""
+    return FENCE.sub(lambda m: "\n\n" + "\n\n".join(texts(parse(_body(m)))) + "\n\n", markdown)
+
+
 def find(markdown: str, where: str = "page") -> list[Question]:
     """Every question of a page, in page order; ids must be unique on the page."""
     found = []
-    for m in _FENCE.finditer(markdown):
-        body = "\n".join(line.removeprefix(m["indent"]) for line in m["body"].split("\n"))
-        found.append(parse(body, f"{where}: question block"))
+    for m in FENCE.finditer(markdown):
+        found.append(parse(_body(m), f"{where}: question block"))
     seen = set()
     for q in found:
         if q.id in seen:

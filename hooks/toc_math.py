@@ -32,7 +32,9 @@ def plain_math(tex: str) -> str:
     """TeX of a short formula as plain text: L = w^2 → L = w², \\eta = 0.1 → η = 0.1."""
     for command, text in _SYMBOLS.items():
         tex = re.sub(re.escape(command) + r"(?![A-Za-z])", text, tex)
-    tex = re.sub(r"\^\{([0-9+\-n]+)\}|\^([0-9n])", lambda m: (m[1] or m[2]).translate(_SUPERSCRIPTS), tex)
+    tex = re.sub(
+        r"\^\{([0-9+\-n]+)\}|\^([0-9n])", lambda m: (m[1] or m[2]).translate(_SUPERSCRIPTS), tex
+    )
     tex = re.sub(r"\\[A-Za-z]+\s*", "", tex)  # any other command: its name goes
     return tex.replace("{", "").replace("}", "").replace("\\", "")
 

@@ -6,11 +6,12 @@
 
 import { loadAnswer, questionKey, saveAnswer } from "./storage.js";
 
-/** A number as a learner may type it: -2, −2, 0.75, 0,75, 1e-3, 3/4; null otherwise.
- *  The same rule as read_number in questions.py. */
+/** A number as a learner may type it: -2, −2, 0.75, 0,75, 1e-3, 3/4, 5,163 (thousands);
+ *  null otherwise. The same rule as read_number in questions.py. */
 export function readNumber(text) {
-  let t = text.trim().replaceAll("\u2212", "-").replaceAll(" ", "");
-  if (/^[+-]?\d+,\d+$/.test(t)) t = t.replace(",", ".");
+  let t = text.trim().replaceAll("\u2212", "-").replaceAll(" ", "").replaceAll("\u202f", "");
+  if (/^[+-]?[1-9]\d{0,2}(,\d{3})+$/.test(t)) t = t.replaceAll(",", "");
+  else if (/^[+-]?\d+,\d+$/.test(t)) t = t.replace(",", ".");
   const plain = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
   const parts = t.split("/");
   if (parts.length > 2 || !parts.every((p) => plain.test(p))) return null;

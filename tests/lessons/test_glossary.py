@@ -2,7 +2,8 @@
 
 A term of includes/glossary.yml is *used* on a lesson page when one of its `forms` appears,
 as a whole word and in any case, in the page's prose: the text outside code fences, inline
-code, math and HTML tags (the text inside SVG figures counts). A symbol (an entry with a
+code, math and HTML tags (the text inside SVG figures counts, and so do the words of the
+checks for understanding: their questions, options and explanations). A symbol (an entry with a
 `pattern`) is used when its pattern matches anywhere outside code, math included.
 
 A page *defines* a term when
@@ -25,6 +26,7 @@ import sys
 import pytest
 import yaml
 
+import questions
 from tests.lessons.pages import ROOT, lesson_paths, load
 
 GLOSSARY = yaml.safe_load((ROOT / "includes" / "glossary.yml").read_text(encoding="utf-8"))
@@ -39,6 +41,7 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
 
 
 def _without_code(text):
+    text = questions.prose(text)  # a question block is read, not run: its words are prose
     return _INLINE_CODE.sub(" ", _FENCE.sub(" ", text))
 
 
