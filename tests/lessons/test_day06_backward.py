@@ -160,7 +160,8 @@ def test_the_explorer_gets_the_values_the_text_uses():
     assert shares[("a", "a*b+a")] == 1.0 and shares[("a", "a*b")] == 3.0
     assert shares[("b", "a*b")] == 2.0
     text = PAGE.text
-    assert "`a*b + a` at $a = 2$, $b = 3$ (the\nexample of day 7)" in text
+    assert "`a*b + a` at $a = 2$, $b = 3$ (`a`\nfeeds two operations)" in text
+    assert "day 7" not in text.split("`a*b + a` at")[1].split("\n\n")[0]  # stands on its own
     assert "1 from the `+` and $b = 3$\nfrom the `*`, and only their sum, 4, is final" in text
     assert "`b` receives one share, $a = 2$." in text
     # Day 7 works the same example and states the same gradients.
