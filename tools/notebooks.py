@@ -85,7 +85,7 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
             while end < len(lines) and lines[end].rstrip() != indent + "```":
                 end += 1
             body = textwrap.dedent("\n".join(lines[i + 1 : end]))
-            if fence["name"] in ("pyodide", "torch"):  # torch: Jupyter and Colab have it
+            if fence["name"] in ("pyodide", "torch"):  # torch: Colab has it; elsewhere, pip install torch
                 flush()
                 cells.append(("code", body.rstrip("\n")))
             elif fence["name"] == "exercise":

@@ -48,7 +48,7 @@ class Lesson:
     @property
     def notebook_cells(self):
         """The code cells of the day's notebook: the `pyodide` cells and the `torch` blocks
-        (which the browser cannot run; Jupyter and Colab can), in page order."""
+        (which the browser cannot run; a notebook can, with torch installed), in page order."""
         return [body for name, body in self._fences() if name in ("pyodide", "torch")]
 
     @property
