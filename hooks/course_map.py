@@ -55,6 +55,8 @@ def render(entries, page_uri):
             "",
             f"Days {first}–{last} · about {_minutes(minutes)}",
             "",
+            '<div class="course-map" markdown>',
+            "",
             "| Day | Lesson | Time | Exercise | Questions |",
             "|---:|---|---:|:---:|:---:|",
         ]
@@ -70,7 +72,7 @@ def render(entries, page_uri):
                 f'<span class="course-done" data-exercise="{slug}.py" title="not done yet">○</span> | '
                 f'<span class="course-answers" data-page="{page}" data-questions="{ids}">{len(asked)}</span> |'
             )
-        out.append("")
+        out += ["", "</div>", ""]
     return "\n".join(out)
 
 

@@ -36,9 +36,10 @@ PLACEHOLDER = "lessons/*.md"
 
 
 def lesson_sections(manifest: course.Course) -> list[dict]:
-    """[{"Phase 1 · Foundations": ["lessons/day01_....md", ...]}, ...] in day order."""
+    """[{"Phase 1 · Foundations": [{"Day 1 · The derivative": "lessons/day01_....md"}, ...]},
+    ...] in day order: the navigation names each lesson with its day."""
     return [
-        {course.phase_title(phase): [d.lesson for d in days]}
+        {course.phase_title(phase): [{f"Day {d.day} · {d.title}": d.lesson} for d in days]}
         for phase, _, days in manifest.phases()
     ]
 

@@ -125,12 +125,14 @@ def test_nav_lists_every_lesson_in_its_phase_in_day_order():
     sections = [next(iter(item.items())) for item in nav if isinstance(item, dict)]
     phases = [(title, pages) for title, pages in sections if title.startswith("Phase ")]
     assert [title for title, _ in phases] == [f"Phase {p} · {name}" for p, name in PHASES.items()]
-    listed = [page for _, pages in phases for page in pages]
-    assert listed == [f"lessons/{p.name}" for p in lesson_paths()]
+    entries = [next(iter(entry.items())) for _, pages in phases for entry in pages]
+    assert [page for _, page in entries] == [f"lessons/{p.name}" for p in lesson_paths()]
     for title, pages in phases:
-        for page in pages:
+        for entry in pages:
+            (name, page), = entry.items()
             meta = load(ROOT / "docs" / page).meta
             assert title == f"Phase {meta['phase']} · {PHASES[meta['phase']]}", page
+            assert name == f"Day {meta['day']} · {meta['title']}"  # the day, with its title
     assert course_nav.PLACEHOLDER not in nav
     # The pages around the lessons stay where mkdocs.yml puts them.
     assert nav[0] == {"Home": "index.md"} and "Instructors" in nav[-1]
