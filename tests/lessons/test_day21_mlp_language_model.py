@@ -3,6 +3,7 @@ and the trained model's held-out loss against the counting model."""
 
 import math
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -95,15 +96,15 @@ def test_the_starting_scales_keep_sums_near_1_and_logits_near_0(namespace):
     for line in (
         "C = [[Value(rng.gauss(0, 1)) for _ in range(E)] for _ in range(V)]",
         "W1 = [[Value(rng.gauss(0, (block_size * E) ** -0.5)) for _ in range(block_size * E)]",
-        "W2 = [[Value(rng.gauss(0, 0.1 * H ** -0.5)) for _ in range(H)] for _ in range(V)]",
+        "W2 = [[Value(rng.gauss(0, 0.1 * D ** -0.5)) for _ in range(D)] for _ in range(V)]",
     ):
         assert line in cell
     # The same draws as the cell, in plain floats, before any training step.
-    V, d, H, B = 27, 4, 32, 3
+    V, d, D, B = 27, 4, 32, 3
     rng = random.Random(21)
     C = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(V)]
-    W1 = [[rng.gauss(0, (B * d) ** -0.5) for _ in range(B * d)] for _ in range(H)]
-    W2 = [[rng.gauss(0, 0.1 * H**-0.5) for _ in range(H)] for _ in range(V)]
+    W1 = [[rng.gauss(0, (B * d) ** -0.5) for _ in range(B * d)] for _ in range(D)]
+    W2 = [[rng.gauss(0, 0.1 * D**-0.5) for _ in range(D)] for _ in range(V)]
     sums, logits = [], []
     for context, _ in namespace["train"][:2000]:
         x = [v for t in context for v in C[t]]
@@ -149,3 +150,16 @@ def test_hint_asks_for_the_logits_only():
     hints = PAGE.exercises[0]["hints"]
     assert not any("the loss is" in h for h in hints)
     assert any("Return the logits themselves" in h and "no loss" in h for h in hints)
+
+
+def test_the_hidden_width_is_d_and_words_come_before_their_use():
+    # H is the number of attention heads from day 23; day 21's hidden width is D.
+    assert "$D$ hidden neurons" in PAGE.text
+    assert "V, E, D = tok.vocab_size, 4, 32" in PAGE.text
+    assert not any(word == "H" for word in re.findall(r"\w+", PAGE.text))
+    # the transpose and R^n are said before they are used
+    text = PAGE.text
+    assert text.index("**transpose**") < text.index("^\\top")
+    assert text.index("is the set of lists of $n$ real") < text.index("\\mathbb{R}^{3E}")
+    # where `linear` comes from
+    assert text.index("`linear(x, W)` is the product") < text.index("linear(x, W1)")

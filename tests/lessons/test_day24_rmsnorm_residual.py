@@ -70,6 +70,10 @@ def test_rmsnorm_is_scale_invariant(namespace):
     small = [v.data for v in rmsnorm([Value(v) for v in X])]
     large = [v.data for v in rmsnorm([Value(10 * v) for v in X])]
     assert large == pytest.approx(small, rel=1e-6)
+    # "The output barely changes (only through epsilon, in the sixth decimal)"
+    assert [round(v, 6) for v in large] != [round(v, 6) for v in small]
+    assert max(abs(a - b) for a, b in zip(large, small)) < 5e-6
+    assert "only through $\\epsilon$, in the sixth decimal" in " ".join(PAGE.text.split())
 
 
 def test_volume_knob_cell_claims(namespace):
