@@ -208,3 +208,32 @@ def test_figure_caption_counts_are_the_races():
     assert {len(s["xs"]) for s in plotted} == {41}
     assert "the race also runs SGD at η = 0.1, left out here" in caption
     assert "SGD at η = 0.18 (orange)" in caption
+
+
+def test_each_optimizer_has_one_colour_in_the_figure_and_the_plot():
+    ns = PAGE.run_cells()
+    plotted = ns["fig"].svg()
+    # The plot's legend: a swatch of the series' colour, then its label.
+    legend = dict(
+        (label, colour)
+        for colour, label in re.findall(
+            r'fill="(#[0-9a-f]{6})"/>\s*<text [^>]*>([^<]+)</text>', plotted
+        )
+    )
+    same_run = {
+        "SGD, η = 0.18": "SGD lr=0.18",
+        "momentum 0.9, η = 0.1": "momentum 0.9, lr=0.1",
+        "Adam, η = 0.1": "Adam lr=0.1",
+    }
+    drawn = dict(
+        re.findall(
+            r'data-optimizer="([^"]+)" points="[^"]+" fill="none" stroke="(#[0-9a-f]{6})"',
+            _figure(),
+        )
+    )
+    assert set(drawn) == set(same_run)
+    for name, run in same_run.items():
+        assert drawn[name] == legend[run], (
+            f"{name}: the figure draws {drawn[name]}, the plot {legend[run]}"
+        )
+        assert f'stroke="{legend[run]}" stroke-width="2.5"/>' in _figure()  # the figure's key too
