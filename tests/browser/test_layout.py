@@ -33,9 +33,24 @@ def test_the_sites_name_does_not_cover_the_navigation(course_page, base_url):
     page = course_page
     page.set_viewport_size({"width": 1600, "height": 900})
     page.goto(base_url + "lessons/day05_add_mul/")
+    page.locator(".md-sidebar--primary .md-sidebar__scrollwrap").evaluate(
+        "el => el.scrollTop = 400"
+    )
     title = page.locator(".md-nav--primary > .md-nav__title")
-    if title.is_visible():  # shown: then its text must fit in its box
-        assert title.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+    if title.is_visible():  # shown: on one line, and nothing scrolled shows through it
+        lines = title.evaluate(
+            """el => { const r = document.createRange(); r.selectNodeContents(el);
+                       return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }"""
+        )
+        assert lines == 1, f"the site's name wraps onto {lines} lines"
+        covered = title.evaluate(
+            """el => {
+              const r = el.getBoundingClientRect();
+              const points = [0.25, 0.5, 0.75].map((f) => [r.left + 40, r.top + f * r.height]);
+              return points.filter(([x, y]) => !document.elementFromPoint(x, y)?.closest(".md-nav__title"));
+            }"""
+        )
+        assert not covered, f"links show through the site's name at {covered}"
 
 
 def test_the_course_map_fits_a_phone(course_page, base_url):
