@@ -105,7 +105,15 @@ def test_held_out_loss_keeps_falling_while_the_last_block_rises(full_run):
     assert held[800] > held[900] > full_run["after"]
     losses = full_run["losses"]
     assert sum(losses[900:]) > sum(losses[800:900])  # "the last block is higher"
-    assert "2.2663\n    after step 800, 2.2540 after step 900, 2.2485 after step 1,000" in PAGE.text
+    text = " ".join(PAGE.text.split())
+    assert "2.2663 after step 800, 2.2540 after step 900, 2.2485 after step 1,000" in text
+
+
+def test_one_names_loss_jumps_even_late_in_the_run(full_run):
+    late = full_run["losses"][100:]
+    assert_states(PAGE, min(late), "1.5")
+    assert_states(PAGE, max(late), "3.8")
+    assert "one name's loss jumps between about 1.5 and 3.8" in " ".join(PAGE.text.split())
 
 
 def test_the_cells_score_the_first_100_held_out_names(namespace):
