@@ -163,3 +163,9 @@ def test_the_hidden_width_is_d_and_words_come_before_their_use():
     assert text.index("is the set of lists of $n$ real") < text.index("\\mathbb{R}^{3E}")
     # where `linear` comes from
     assert text.index("`linear(x, W)` is the product") < text.index("linear(x, W1)")
+
+
+def test_the_training_cell_shows_its_progress():
+    # 13 to 15 s in a browser: the cell redraws one progress bar as it trains.
+    cell = next(c for c in PAGE.cells if "optimizer.step()" in c)
+    assert "progress(step + 1, steps" in cell and '.show(key="bar")' in cell
