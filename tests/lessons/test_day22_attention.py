@@ -65,6 +65,24 @@ def test_first_cell_gradients():
     assert [v.grad for v in ns["values"][0]] == pytest.approx([0.665241, 0, 0, 0], abs=1e-6)
 
 
+def test_first_cell_is_the_worked_example_unrolled():
+    """The cell names the example's three scores and weights; it defines no general head (that
+    is the exercise), and its numbers are engine.gpt.attention_head's."""
+    ns = {}
+    exec(PAGE.cells[0], ns)
+    assert "attention_head" not in ns and "attention_scores" not in ns
+    assert [ns[s].data for s in ("s0", "s1", "s2")] == [2.0, 0.0, 1.0]
+    _, a, o = head(Q)
+    assert [ns[w].data for w in ("a0", "a1", "a2")] == pytest.approx(a, abs=1e-12)
+    assert [x.data for x in ns["out"]] == pytest.approx(o, abs=1e-12)
+    theirs = ns["gpt"].attention_head(ns["q"], ns["keys"], ns["values"])
+    assert [x.data for x in ns["theirs"]] == [x.data for x in theirs]
+    assert [x.data for x in theirs] == pytest.approx(o, abs=1e-12)
+    assert "with `engine.gpt.attention_head`, the head the course's GPT uses" in " ".join(
+        PAGE.text.split()
+    )
+
+
 def test_scale_measurement():
     ns = {}
     exec(PAGE.cells[0], ns)
@@ -80,12 +98,31 @@ def test_scale_measurement():
     assert runs["scaled"][1] < 0.5
 
 
-def test_causal_heads_agree_with_engine(namespace):
+def test_causal_weights_are_those_of_engine_gpt(namespace):
     keys, vals = namespace["keys"], namespace["vals"]
     assert len(keys) == len(namespace["tokens"]) == 5
     gpt = namespace["gpt"]
-    # the page's own head and engine.gpt's agree at the last position, over all five keys
-    mine, w = namespace["attention_head"](namespace["q"], keys, vals)
+    # the weights the cell prints at the last position, over all five keys, are the ones behind
+    # engine.gpt's output: that output is their weighted sum of the values
+    w = [x.data for x in namespace["w"]]
+    assert len(w) == 5 and sum(w) == pytest.approx(1.0)
     theirs = gpt.attention_head(namespace["q"], keys, vals)
-    assert [a.data for a in mine] == pytest.approx([b.data for b in theirs], abs=1e-12)
-    assert sum(x.data for x in w) == pytest.approx(1.0)
+    assert [o.data for o in namespace["out"]] == [o.data for o in theirs]
+    blend = [sum(w[t] * vals[t][j].data for t in range(5)) for j in range(4)]
+    assert [o.data for o in theirs] == pytest.approx(blend, abs=1e-12)
+    assert "attention_head" not in namespace  # the page defines no general head
+
+
+def test_causal_weights_of_the_two_ms_differ(namespace):
+    """The question same-token-different-weights: equal queries, three keys against four."""
+    ns = namespace
+    tokens = ns["tokens"]
+    assert tokens[2] == tokens[3]  # BOS e m m: positions 2 and 3 read the same token
+    weights = []
+    for n in (2, 3):
+        q = ns["gpt"].linear(ns["wte"][tokens[n]], ns["Wq"])
+        weights.append(
+            [x.data for x in ns["softmax"]([ns["dot"](q, k) / 2 for k in ns["keys"][: n + 1]])]
+        )
+    assert len(weights[0]) == 3 and len(weights[1]) == 4
+    assert weights[0] != pytest.approx(weights[1][:3])

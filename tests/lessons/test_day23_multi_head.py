@@ -69,6 +69,35 @@ def test_cell_gradients_match_the_page(namespace):
     assert [o.data for o in namespace["one_head"]] == pytest.approx([0.5, 0.5, 1.0, 1.0])
 
 
+def test_first_cell_is_the_worked_example_written_out():
+    """The cell writes out the example's two heads; it defines no general multi-head function
+    (that is the exercise), and its numbers are engine.gpt.attention's."""
+    ns = {}
+    exec(PAGE.cells[0], ns)
+    assert not {"multi_head", "attend", "multi_head_attention"} & set(ns)
+    assert [ns["b0"].data, ns["b1"].data] == [0.5, 0.5]
+    _, w0, o0 = head(Q[:2], sliced(KEYS, 0, 2), sliced(VALUES, 0, 2))
+    _, _, o1 = head(Q[2:], sliced(KEYS, 2, 4), sliced(VALUES, 2, 4))
+    assert [o.data for o in ns["out"]] == pytest.approx(o0 + o1, abs=1e-12)
+    theirs = ns["gpt"].attention(ns["q"], ns["keys"], ns["values"], n_head=2)
+    assert [o.data for o in ns["theirs"]] == [o.data for o in theirs]
+    assert [o.data for o in theirs] == pytest.approx(o0 + o1, abs=1e-12)
+    assert "`engine.gpt.attention`, the multi-head attention of the course's GPT" in " ".join(
+        PAGE.text.split()
+    )
+
+
+def test_full_block_uses_engine_attention(namespace):
+    """The block's heads are engine.gpt.attention's: the last position's output, recomputed."""
+    gpt = namespace["gpt"]
+    x = namespace["xs"][-1]
+    q = namespace["linear"](x, namespace["Wq"])
+    o = gpt.attention(q, namespace["keys"], namespace["vals"], 4)
+    y = namespace["linear"](o, namespace["Wo"])
+    assert [v.data for v in y] == [v.data for v in namespace["outputs"][-1]]
+    assert "multi_head" not in namespace
+
+
 def test_parameter_count_stated(namespace):
     assert len(namespace["params"]) == 4 * 16 * 16
     assert_states(PAGE, 4 * 16 * 16, "1,024")
