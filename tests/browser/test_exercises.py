@@ -158,9 +158,13 @@ def test_the_stubs_message_points_to_the_lesson_and_the_check_button(course_page
     assert {links.nth(i).evaluate("a => a.href") for i in range(links.count())} == {href}
     # The file in the editor is the file, but the page tells the page's way to check it.
     assert editor_text(block) == (ROOT / "exercises" / FILE).read_text()
+    # CodeMirror draws the lines in the window: bring the file's top, its docstring, into view.
+    block.locator(".cm-editor").evaluate("el => el.scrollIntoView({ block: 'start' })")
+    page.wait_for_timeout(200)
     shown = block.locator(".cm-content").inner_text()
-    assert "Check your work: press ✓ Check below" in shown
-    assert "docs/lessons/" not in shown
+    docstring = shown.split('"""')[1]  # the file's own words; its code (a stub's raise) is code
+    assert "Check your work: press ✓ Check below" in docstring
+    assert "docs/lessons/" not in docstring
     # The link leads to the exercise on the lesson's page.
     links.first.click()
     page.wait_for_url(href)
