@@ -85,7 +85,8 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
             while end < len(lines) and lines[end].rstrip() != indent + "```":
                 end += 1
             body = textwrap.dedent("\n".join(lines[i + 1 : end]))
-            if fence["name"] in ("pyodide", "torch"):  # torch: Colab has it; elsewhere, pip install torch
+            # torch: Colab has it; elsewhere, pip install torch
+            if fence["name"] in ("pyodide", "torch"):
                 flush()
                 cells.append(("code", body.rstrip("\n")))
             elif fence["name"] == "exercise":

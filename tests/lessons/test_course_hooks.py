@@ -129,7 +129,7 @@ def test_nav_lists_every_lesson_in_its_phase_in_day_order():
     assert [page for _, page in entries] == [f"lessons/{p.name}" for p in lesson_paths()]
     for title, pages in phases:
         for entry in pages:
-            (name, page), = entry.items()
+            ((name, page),) = entry.items()
             meta = load(ROOT / "docs" / page).meta
             assert title == f"Phase {meta['phase']} · {PHASES[meta['phase']]}", page
             assert name == f"Day {meta['day']} · {meta['title']}"  # the day, with its title
