@@ -27,6 +27,7 @@ ROOT = course.ROOT
 # What adding a day can touch; tests/, web/ and benchmarks/ have no list of days.
 COPIED = [
     "course.py",
+    "questions.py",
     "mkdocs.yml",
     "pyproject.toml",
     "docs",
