@@ -88,12 +88,7 @@ class Cell {
     const out = document.createElement("div");
     out.className = "course-output";
     out.dataset.output = "";
-    out.setAttribute("aria-live", "polite");
-    // A region a keyboard can reach: a long output scrolls inside it.
-    out.setAttribute("role", "region");
-    out.tabIndex = 0;
-    out.setAttribute("aria-label", `Output of cell ${index + 1}`);
-    this.output = new Output(out);
+    this.output = new Output(out, `Output of cell ${index + 1}`);
     this.output.clear();
 
     el.append(host, toolbar, this.edit.notice, out);

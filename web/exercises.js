@@ -100,11 +100,7 @@ class Exercise {
     const result = document.createElement("div");
     result.className = "course-output";
     result.dataset.result = "";
-    result.setAttribute("aria-live", "polite");
-    result.setAttribute("role", "region"); // reachable by keyboard: long results scroll inside
-    result.tabIndex = 0;
-    result.setAttribute("aria-label", `Result of the checks of ${file}`);
-    this.output = new Output(result);
+    this.output = new Output(result, `Result of the checks of ${file}`);
     this.output.clear();
 
     el.append(header, host, toolbar, this.edit.notice, this.hintList, result);

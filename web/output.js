@@ -2,8 +2,13 @@
 // appended in the order they arrive.
 
 export class Output {
-  constructor(el) {
+  /** `el` becomes a labelled region that keys can reach: a long output scrolls inside it. */
+  constructor(el, label) {
     this.el = el;
+    el.setAttribute("aria-live", "polite");
+    el.setAttribute("role", "region");
+    el.setAttribute("aria-label", label);
+    el.tabIndex = 0;
   }
 
   clear() {
