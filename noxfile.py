@@ -81,21 +81,28 @@ def notebooks(session: nox.Session) -> None:
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build the course site into site/ (strict: warnings fail)."""
+    """Build the course into site/ for SITE_URL, the address it will be published at."""
+    build_site(session, env={})
+
+
+def build_site(session: nox.Session, env: dict[str, str]) -> None:
     session.install("-r", DOCS)
     session.install(".")
     npm_ci(session)
     # The hook (hooks/course_site.py) bundles web/, copies Pyodide and registers the wheels.
     # `python -m` from the repository root: the hooks import the course manifest (course.py).
-    session.run("python", "-m", "mkdocs", "build", "--strict")
+    session.run("python", "-m", "mkdocs", "build", "--strict", env=env)
 
 
 @nox.session
 def serve(session: nox.Session) -> None:
-    """Build the course and serve it at http://127.0.0.1:8000."""
-    docs(session)
+    """Build the course and serve it at http://127.0.0.1:8000 (-- --port N for another)."""
+    port = "8000"
+    if "--port" in session.posargs[:-1]:
+        port = session.posargs[session.posargs.index("--port") + 1]
+    build_site(session, env={"SITE_URL": f"http://127.0.0.1:{port}/"})
     # COOP/COEP headers: the page is cross-origin isolated, so Stop interrupts at once.
-    session.run("python", "tools/serve.py", "--dir", "site", "--port", "8000", *session.posargs)
+    session.run("python", "tools/serve.py", "--dir", "site", "--port", port, *session.posargs)
 
 
 @nox.session

@@ -67,7 +67,7 @@ def _free_port() -> int:
 
 
 def _build_site(out: Path, port: int) -> None:
-    env = {**os.environ, "COURSE_SITE_URL": f"http://127.0.0.1:{port}/"}
+    env = {**os.environ, "SITE_URL": f"http://127.0.0.1:{port}/"}
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--no-strict", "--site-dir", str(out)],
         cwd=ROOT,

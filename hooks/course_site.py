@@ -7,7 +7,6 @@ adds everything the pages need to run Python locally (see site_build.py).
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 
@@ -24,11 +23,20 @@ def _root(config) -> Path:
     return Path(config.config_file_path).resolve().parent
 
 
+NO_SITE_URL = (
+    "SITE_URL is not set. Set it to the address the course will be served at, e.g. "
+    "`SITE_URL=https://you.github.io/course/ nox -s docs` "
+    "(`nox -s serve` sets it for you). The sitemap and canonical links are made from it, "
+    "and Material's instant navigation, which keeps one Python for every page, only "
+    "follows links under it."
+)
+
+
 def on_config(config):
-    # Material's instant navigation only follows links under site_url; a test server on
-    # another port builds with COURSE_SITE_URL=http://127.0.0.1:<port>/ to match it.
-    if os.environ.get("COURSE_SITE_URL"):
-        config.site_url = os.environ["COURSE_SITE_URL"]
+    if not config.site_url:
+        from mkdocs.exceptions import Abort
+
+        raise Abort(NO_SITE_URL)
     if SUPERFENCES not in config.markdown_extensions:
         config.markdown_extensions.append(SUPERFENCES)
     options = config.mdx_configs.setdefault(SUPERFENCES, {})

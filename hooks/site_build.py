@@ -9,8 +9,10 @@ After MkDocs writes site/, these steps add:
   registered in pyodide/pyodide-lock.json by pyodide-build's `pyodide lockfile
   add-wheels`, so `import engine` loads locally with its hash checked;
 - assets/katex/: KaTeX for the maths (no CDN);
-- coi-serviceworker.min.js at the root: cross-origin isolation on hosts without headers;
-- exercises/: every exercise file, an index.json of them and exercises.zip.
+- exercises/: every exercise file, an index.json of them and exercises.zip;
+- _headers: the isolation headers, for hosts that read it (Netlify, Cloudflare Pages);
+- sw.js at the root, last: the service worker (web/sw.js) with the list of every file of
+  the build and its hash, which isolates pages on any host and keeps the course offline.
 
 Nothing here touches solutions/.
 """
@@ -21,6 +23,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -91,8 +94,59 @@ def copy_katex(nm: Path, site: Path) -> None:
         _copy(font, site / "assets" / "katex" / "fonts" / font.name)
 
 
-def copy_coi_serviceworker(nm: Path, site: Path) -> None:
-    _copy(nm / "coi-serviceworker" / "coi-serviceworker.min.js", site / "coi-serviceworker.min.js")
+# What makes a page cross-origin isolated (SharedArrayBuffer, so Stop can interrupt Python).
+# tools/serve.py sends the same; the service worker adds them where a host cannot.
+ISOLATION_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+
+def write_headers_file(site: Path) -> None:
+    """_headers: Netlify's and Cloudflare Pages' way to set headers on every path."""
+    lines = ["/*"] + [f"  {name}: {value}" for name, value in ISOLATION_HEADERS.items()]
+    (site / "_headers").write_text("\n".join(lines) + "\n")
+
+
+# Files the service worker never keeps: itself, the host's files, the sitemap's gzip twin,
+# and source maps (only a browser's developer tools ask for them).
+NOT_CACHED = ("sw.js", "_headers", "sitemap.xml.gz")
+# Kept once visited, not fetched ahead: the notebooks' pages are half the site (each carries
+# Jupyter's styles, ~0.7 MB) and repeat the lessons; their .ipynb downloads are kept ahead.
+KEPT_WHEN_VISITED = re.compile(r"^notebooks/[^/]+/$")
+
+
+def offline_files(site: Path) -> dict[str, list]:
+    """{site path: [sha256 prefix, bytes, ahead]} of every file a page may load.
+
+    A page is asked for by its folder ("lessons/day01_derivative/"), so index.html is
+    listed under its folder's path ("" for the home page). `ahead`: kept on the first
+    visit (true), or only once a page asks for it (false).
+    """
+    files = {}
+    for path in sorted(site.rglob("*")):
+        rel = path.relative_to(site).as_posix()
+        if not path.is_file() or rel in NOT_CACHED or rel.endswith(".map"):
+            continue
+        data = path.read_bytes()
+        key = rel.removesuffix("index.html") if rel.split("/")[-1] == "index.html" else rel
+        digest = hashlib.sha256(data).hexdigest()[:16]
+        files[key] = [digest, len(data), not KEPT_WHEN_VISITED.match(key)]
+    return files
+
+
+def write_service_worker(root: Path, site: Path) -> dict:
+    """site/sw.js: web/sw.js with this build's files; returns what it was given."""
+    files = offline_files(site)
+    version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    build = {"version": version, "headers": ISOLATION_HEADERS, "files": files}
+    source = (root / "web" / "sw.js").read_text()
+    placeholder = "self.__COURSE_BUILD__"
+    if source.count(placeholder) != 1:
+        raise SiteBuildError(f"web/sw.js must use {placeholder} exactly once")
+    (site / "sw.js").write_text(source.replace(placeholder, json.dumps(build, sort_keys=True)))
+    return build
 
 
 # What the page's Check button needs, and nothing that answers an exercise: the runners
@@ -291,5 +345,6 @@ def build_site_runtime(root: Path, site: Path) -> None:
     wheels = build_wheels(root, pyodide_dir)
     register_wheels(root, pyodide_dir, nm / "pyodide" / "pyodide-lock.json", wheels)
     copy_katex(nm, site)
-    copy_coi_serviceworker(nm, site)
     publish_exercises(root, site)
+    write_headers_file(site)
+    write_service_worker(root, site)  # last: it lists every file above

@@ -10,6 +10,7 @@ import { mountExplorerPage } from "./explorer/index.js";
 import { flushSaves } from "./storage.js";
 import { showProgress } from "./progress.js";
 import { mountQuestions } from "./questions.js";
+import { showOfflineState, startServiceWorker } from "./offline.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -22,6 +23,8 @@ const client = new PythonClient({
 globalThis.coursePython = client;
 // Python is already loading if the page's <head> started it: take that worker now.
 if (globalThis.courseEarlyPython) client.boot();
+// Isolation on hosts without headers, the course offline, and new versions (web/sw.js).
+startServiceWorker(siteRoot);
 
 /** The page's path inside the site, e.g. "lessons/day05_add_mul" ("index" for the home page). */
 function pageKey() {
@@ -68,6 +71,7 @@ function mount() {
   const exercises = mountExercises(root, { client, page, siteRoot });
   mountQuestions(root, { page });
   showProgress(root);
+  showOfflineState(root);
   mountExplorerPage(root, client);
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);

@@ -37,6 +37,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    # On a page's first visit the service worker keeps the whole course (~20 MB) for offline
+    # use, and every test has a fresh context: the tests of the service worker itself
+    # (test_offline.py) allow it in contexts of their own; the others run without it.
+    return {**browser_context_args, "service_workers": "block"}
+
+
+@pytest.fixture(scope="session")
 def site_port() -> int:
     """The port of the isolated server; the site is built for it (instant navigation)."""
     return _free_port()
@@ -53,7 +61,7 @@ def site_dir(site_port, tmp_path_factory) -> Path:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "COURSE_SITE_URL": f"http://127.0.0.1:{site_port}/"},
+        env={**os.environ, "SITE_URL": f"http://127.0.0.1:{site_port}/"},
     )
     if proc.returncode != 0:
         pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")

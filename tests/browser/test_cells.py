@@ -166,8 +166,7 @@ def test_stop_ends_an_endless_loop_within_a_second(course_page, base_url):
 
 def test_stop_restarts_python_when_the_page_is_not_isolated(course_page, plain_url):
     page = course_page
-    # A host without headers and without a usable service worker.
-    page.add_init_script("window.coi = { shouldRegister: () => false }")
+    # A host without headers, in a browser without a service worker (the tests' default).
     page.goto(plain_url + PLAYGROUND)
     assert page.evaluate("crossOriginIsolated") is False
     block = cell(page, 0)

@@ -1,0 +1,177 @@
+// The course's service worker, one for two jobs:
+//
+// 1. Cross-origin isolation on any host. Every same-origin response it hands to a page gets
+//    COOP/COEP, so a static host that cannot set headers (GitHub Pages) still gives the page
+//    SharedArrayBuffer, and Stop interrupts Python instead of restarting it.
+// 2. Offline after the first visit. Every file of the build (lessons, Pyodide, the wheels, the
+//    explorer) is kept in one cache named after the build; pages are served from it, so a
+//    learner on a train reads, runs cells, checks exercises and trains microGPT.
+//
+// The build (hooks/site_build.py) writes this file to the site's root with BUILD filled in:
+// {version, headers, files: {path: [sha256 prefix, bytes, ahead]}}: files `ahead` are kept
+// on the first visit, the others (the notebooks' pages) once a page asks for them. A new build is a new version:
+// it fills its own cache while the old one still serves (reusing files whose hash did not
+// change, fetching the rest past the HTTP cache, checking every hash), then replaces it when
+// the learner reloads from the notice or closes the course's tabs. No stale file survives.
+//
+// The first install takes over at once and fills its cache afterwards, when the page asks
+// ("cache-course"): the page's one reload for isolation then comes at once, not after 20 MB.
+
+const BUILD = self.__COURSE_BUILD__;
+const CACHE = `course-${BUILD.version}`;
+const SCOPE = new URL(self.registration.scope);
+const PARALLEL = 6;
+
+/** The site path a request stands for: "lessons/day01_derivative/", or null if not ours. */
+function sitePath(url) {
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
+  return decodeURIComponent(url.pathname.slice(SCOPE.pathname.length)).replace(/(^|\/)index\.html$/, "$1");
+}
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A copy of `response` with the isolation headers (and `extra`) added. */
+function withHeaders(response, extra = {}, body = response.body) {
+  if (response.type === "opaque" || response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries({ ...BUILD.headers, ...extra })) headers.set(name, value);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** Fetch one file of the build and check it is this build's; null when the host serves another. */
+async function fetchChecked(path, revision) {
+  const url = new URL(path, SCOPE);
+  // First let the HTTP cache revalidate (a 304 is cheap); if what comes back is not this
+  // build's file (a stale cache, a host halfway through a deploy), go past the cache once.
+  for (const mode of ["no-cache", "reload"]) {
+    const response = await fetch(url, { cache: mode });
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    const body = await response.arrayBuffer();
+    if ((await sha256(body)).startsWith(revision)) {
+      return withHeaders(response, { "X-Course-Revision": revision }, body);
+    }
+  }
+  return null;
+}
+
+/** A file this build already holds in another version's cache, unchanged. */
+async function reuse(path, revision) {
+  const url = new URL(path, SCOPE).href;
+  for (const name of await caches.keys()) {
+    if (name === CACHE || !name.startsWith("course-")) continue;
+    const old = await (await caches.open(name)).match(url);
+    if (old?.headers.get("X-Course-Revision") === revision) return old;
+  }
+  return null;
+}
+
+/** Put every file of the build in this version's cache (what is there already is kept). */
+async function cacheCourse() {
+  const cache = await caches.open(CACHE);
+  const have = new Set((await cache.keys()).map((request) => request.url));
+  const todo = Object.entries(BUILD.files).filter(
+    ([path, [, , ahead]]) => ahead && !have.has(new URL(path, SCOPE).href),
+  );
+  const worker = async () => {
+    for (let entry = todo.pop(); entry; entry = todo.pop()) {
+      const [path, [revision]] = entry;
+      const response = (await reuse(path, revision)) ?? (await fetchChecked(path, revision));
+      if (!response) throw new Error(`${path} on the server is not the file of this build`);
+      await cache.put(new URL(path, SCOPE).href, response);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}
+
+/** {cached, total, bytes}: how many of the files kept ahead this version's cache holds. */
+async function cacheState() {
+  const cache = await caches.open(CACHE);
+  const have = new Set((await cache.keys()).map((request) => request.url));
+  const ahead = Object.entries(BUILD.files).filter(([, [, , first]]) => first);
+  let cached = 0;
+  let bytes = 0;
+  for (const [path, [, size]] of ahead) {
+    if (have.has(new URL(path, SCOPE).href)) {
+      cached += 1;
+      bytes += size;
+    }
+  }
+  return { version: BUILD.version, cached, total: ahead.length, bytes };
+}
+
+self.addEventListener("install", (event) => {
+  // An update fills its cache before it may take over (so offline keeps working across it);
+  // the very first install takes over at once (the page then asks for the cache).
+  event.waitUntil(self.registration.active ? cacheCourse() : self.skipWaiting());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("course-") && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  const reply = (message) => event.source?.postMessage({ ...message, type: "course-cache" });
+  if (event.data?.type === "cache-course") {
+    event.waitUntil(
+      cacheCourse()
+        .then(cacheState)
+        .then(reply)
+        .catch(async (err) => reply({ ...(await cacheState()), error: String(err?.message ?? err) })),
+    );
+  } else if (event.data?.type === "cache-state") {
+    event.waitUntil(cacheState().then(reply));
+  } else if (event.data?.type === "skip-waiting") {
+    self.skipWaiting();
+  }
+});
+
+async function respond(request, path) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(new URL(path, SCOPE).href);
+  if (cached) return withHeaders(cached);
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (err) {
+    if (request.mode !== "navigate") throw err;
+    return offlinePage();
+  }
+  // A file of this build fetched before the cache was filled: keep it if it is this build's.
+  const entry = BUILD.files[path];
+  if (entry && response.ok && !response.redirected) {
+    const body = await response.clone().arrayBuffer();
+    if ((await sha256(body)).startsWith(entry[0])) {
+      await cache.put(
+        new URL(path, SCOPE).href,
+        withHeaders(response, { "X-Course-Revision": entry[0] }, body),
+      );
+    }
+  }
+  return withHeaders(response);
+}
+
+function offlinePage() {
+  const html =
+    "<!doctype html><meta charset=utf-8><title>Offline</title>" +
+    "<p>You are offline, and this page was not saved for offline use. " +
+    "Go back, or open it again once you are online.</p>";
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html", ...BUILD.headers } });
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const path = sitePath(new URL(request.url));
+  if (path === null) return;
+  event.respondWith(respond(request, path));
+});
