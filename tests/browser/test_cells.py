@@ -252,6 +252,23 @@ def test_one_worker_lives_across_instant_navigation(course_page, base_url):
     assert abs(float(output(block)) - 8.0) < 1e-4
 
 
+def test_moving_between_two_lessons_keeps_the_same_python(course_page, base_url):
+    # The site is served on a port of the test's own (never 8000), built for it with SITE_URL.
+    page = course_page
+    page.goto(base_url + "lessons/day01_derivative/")
+    assert run(cell(page, 0)) == "done"
+    page.evaluate("() => { coursePython.worker.testMark = 'same worker' }")
+    page.wait_for_load_state("networkidle")  # Material has read the sitemap
+    page.locator("a.md-footer__link--next").click()
+    page.wait_for_url(base_url + "lessons/day02_chain_rule/")
+    expect(page.locator("h1")).to_contain_text("chain rule", ignore_case=True)
+    assert page.evaluate("() => coursePython.worker.testMark") == "same worker"
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].name").endswith(
+        "day01_derivative/"
+    )
+    assert run(cell(page, 0)) == "done", output(cell(page, 0))
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -216,3 +216,13 @@ def test_hosts_that_read_a_headers_file_get_the_isolation_headers(site_dir):
     assert lines[0] == "/*"
     given = dict(line.strip().split(": ", 1) for line in lines[1:])
     assert given == ISOLATION_HEADERS == SERVED
+
+
+def test_the_publishing_page_states_the_offline_size_of_this_build(site_dir):
+    source = (site_dir / "sw.js").read_text()
+    start = source.index("const BUILD = ") + len("const BUILD = ")
+    build, _ = json.JSONDecoder().raw_decode(source[start:])
+    kept = sum(size for _, size, ahead in build["files"].values() if ahead) / 1e6
+    page = (ROOT / "docs" / "instructors" / "publish.md").read_text()
+    stated = float(re.search(r"graph explorer, about (\d+) MB", page).group(1))
+    assert abs(kept - stated) <= 0.1 * stated, f"the page says about {stated} MB; kept: {kept:.1f}"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -188,3 +191,31 @@ def test_a_done_lesson_marks_its_nav_link_not_its_own_headings(course_page, base
     hrefs = [marked.nth(i).get_attribute("href") for i in range(marked.count())]
     assert hrefs and not [h for h in hrefs if "#" in h], hrefs
     assert page.locator(".md-nav--secondary .course-nav--done").count() == 0
+
+
+def test_a_build_without_site_url_stops_and_says_what_to_set(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "SITE_URL"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode != 0
+    said = proc.stdout + proc.stderr
+    assert "SITE_URL is not set" in said and "SITE_URL=https://" in said, said[-2000:]
+    assert "Traceback" not in said
+    assert not (tmp_path / "site" / "index.html").exists()
+
+
+def test_the_sitemap_and_canonical_links_point_where_the_site_is_published(site_dir, site_port):
+    published = f"http://127.0.0.1:{site_port}/"
+    sitemap = (site_dir / "sitemap.xml").read_text()
+    locs = re.findall(r"<loc>([^<]+)</loc>", sitemap)
+    assert f"{published}lessons/day01_derivative/" in locs
+    assert all(loc.startswith(published) for loc in locs), locs[:3]
+    lesson = (site_dir / "lessons" / "day01_derivative" / "index.html").read_text()
+    assert f'<link rel="canonical" href="{published}lessons/day01_derivative/">' in lesson
+    for page in site_dir.rglob("*.html"):
+        assert "127.0.0.1:8000" not in page.read_text(errors="replace"), page
