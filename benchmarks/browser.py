@@ -9,6 +9,11 @@ isolated, as `nox -s serve` does), in the same run:
 
 Both clocks start at navigation. Cold is a fresh browser profile (empty cache);
 warm is the next navigation in the same profile. The goal: course <= 1.2 x bare.
+These runs block the service worker, so they measure the page and the HTTP cache alone.
+
+Then the service worker (web/sw.js): a first visit in a fresh profile, the wait until the
+course map says the whole course is kept (and its size), and a second visit, online and
+with the network off, each timed to the first cell output.
 """
 
 from __future__ import annotations
@@ -118,7 +123,7 @@ def run() -> dict:
                 )
                 for _ in range(ROUNDS):
                     for kind, url in pages.items():  # interleaved, so drift hits both alike
-                        context = browser.new_context()
+                        context = browser.new_context(service_workers="block")
                         context.add_init_script(PROBE)
                         page = context.new_page()
                         times[kind, "cold"].append(_first_output_ms(page, url))
@@ -126,6 +131,7 @@ def run() -> dict:
                         page = context.new_page()
                         times[kind, "warm"].append(_first_output_ms(page, url))
                         context.close()
+                offline = [_service_worker_visits(browser, base) for _ in range(ROUNDS)]
                 browser.close()
         finally:
             server.shutdown()
@@ -146,7 +152,44 @@ def run() -> dict:
             f"{'met' if course / bare <= GOAL else 'not met'})"
         )
         report[temp]["goal_met"] = course / bare <= GOAL
+    first = statistics.median(v["first_ms"] for v in offline)
+    report["service_worker"] = {"cache_mb": offline[0]["cache_mb"], "first_ms": round(first)}
+    for visit in ("second_ms", "offline_ms"):
+        ms = statistics.median(v[visit] for v in offline)
+        report["service_worker"][visit] = round(ms)
+        report["service_worker"][visit.replace("_ms", "_ratio")] = round(ms / first, 3)
+    sw = report["service_worker"]
+    print(
+        f"service worker: cache {sw['cache_mb']:.1f} MB; first cell output, first visit "
+        f"{sw['first_ms']} ms, second visit {sw['second_ms']} ms "
+        f"(ratio {sw['second_ratio']:.2f}), second visit offline {sw['offline_ms']} ms "
+        f"(ratio {sw['offline_ratio']:.2f})"
+    )
     return report
+
+
+def _service_worker_visits(browser, base: str) -> dict:
+    """First visit, then (once the course is kept) a second visit online and one offline."""
+    context = browser.new_context(service_workers="allow")
+    context.add_init_script(PROBE)
+    page = context.new_page()
+    first = _first_output_ms(page, base + "playground/")
+    page.goto(base + "map/")
+    page.wait_for_function(
+        "() => document.querySelector('.course-offline')?.dataset.offline === 'ready'",
+        timeout=300_000,
+    )
+    kept = page.locator(".course-offline").inner_text()
+    page.close()
+    page = context.new_page()
+    second = _first_output_ms(page, base + "playground/")
+    page.close()
+    context.set_offline(True)
+    page = context.new_page()
+    offline = _first_output_ms(page, base + "playground/")
+    context.close()
+    mb = float(kept.split("(")[1].split(" MB")[0])
+    return {"first_ms": first, "second_ms": second, "offline_ms": offline, "cache_mb": mb}
 
 
 if __name__ == "__main__":

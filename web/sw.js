@@ -138,7 +138,9 @@ self.addEventListener("message", (event) => {
 async function respond(request, path) {
   const cache = await caches.open(CACHE);
   const cached = await cache.match(new URL(path, SCOPE).href);
-  if (cached) return withHeaders(cached);
+  // Kept with the headers already added: handed over as it is, so the browser can reuse
+  // its compiled code for the file (Pyodide's WebAssembly and JavaScript) on every visit.
+  if (cached) return cached;
   let response;
   try {
     response = await fetch(request);
