@@ -139,7 +139,7 @@ from mkdocs.config import load_config
 from mkdocs.structure.files import get_files
 from mkdocs.structure.nav import Section, get_navigation
 
-config = load_config("mkdocs.yml")
+config = load_config("mkdocs.yml", site_url="https://example.org/course/")  # as SITE_URL sets it
 config = config.plugins.on_config(config)  # every hook's on_config, course_nav's among them
 files = get_files(config)
 nav = get_navigation(files, config)

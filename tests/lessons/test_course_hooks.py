@@ -116,7 +116,8 @@ def test_notebook_pages_link_sibling_notebooks_as_pages():
 
 
 def _nav_config():
-    config = load_config(str(ROOT / "mkdocs.yml"))
+    # A build needs the address it is published at (SITE_URL); any will do here.
+    config = load_config(str(ROOT / "mkdocs.yml"), site_url="https://example.org/course/")
     return config.plugins.on_config(config)  # every hook's on_config, as a build runs them
 
 
