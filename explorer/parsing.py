@@ -1,8 +1,8 @@
 """`parse(text)`: a learner's expression, checked against a whitelist; nothing runs.
 
 The text is parsed with Python's own parser (`ast.parse`, which only reads) and every
-node of the tree is checked against a short whitelist: numbers, one-letter variables,
-`+ - * / **`, unary minus, parentheses and the calls `relu(x)`, `exp(x)`, `log(x)`,
+node of the tree is checked against a short whitelist: numbers, variables (one letter,
+optionally followed by digits: a, x, w1), `+ - * / **`, unary minus, parentheses and the calls `relu(x)`, `exp(x)`, `log(x)`,
 `tanh(x)`. Anything else is refused with an `ExpressionError` that says where and
 why. What is accepted becomes a tree of our own (explorer.tree).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import warnings
 
 from .errors import ExpressionError
@@ -21,7 +22,11 @@ __all__ = ["FUNCTIONS", "MAX_LENGTH", "parse"]
 FUNCTIONS = ("relu", "exp", "log", "tanh")
 MAX_LENGTH = 200  # characters: longer expressions do not fit a readable drawing
 
-_ALLOWED = "numbers, one-letter variables, + - * / **, parentheses and relu(), exp(), log(), tanh()"
+_ALLOWED = "numbers, variables such as a, x or w1, + - * / **, parentheses and relu(), exp(), log(), tanh()"
+# A variable is one ASCII letter, optionally followed by digits: a, x, W, x1, w12. Digits
+# let a lesson number its inputs and weights (w1*x1 + w2*x2) as its formulas do.
+_VARIABLE = re.compile(r"[A-Za-z][0-9]*")
+_VARIABLE_RULE = "a variable is one letter, optionally followed by digits, such as a, x or w1"
 
 
 def _grouped(text, node):
@@ -55,6 +60,16 @@ _REFUSED_NODES = {
     ast.JoinedStr: "text in quotes is not an expression here",
     ast.Starred: "* unpacking is not allowed",
 }
+
+
+def _name_hint(name: str) -> str:
+    """What the learner probably meant by a refused name: a product, or w1 for w_1."""
+    if "_" in name and _VARIABLE.fullmatch(name.replace("_", "")):
+        return f" (write {name.replace('_', '')}, without the _)"
+    parts = _VARIABLE.findall(name)
+    if 1 < len(parts) <= 6 and "".join(parts) == name:
+        return f" (for a product write {'*'.join(parts)})"
+    return ""
 
 
 class _Checker:
@@ -127,13 +142,8 @@ class _Checker:
         name = node.id
         if name in FUNCTIONS:
             self.fail(f"{name} is a function: call it on something, e.g. {name}(a)", node)
-        if len(name) != 1 or not ("a" <= name.lower() <= "z"):
-            hint = ""
-            if name.isascii() and name.isalpha() and 1 < len(name) <= 6:
-                hint = f" (for a product write {'*'.join(name)})"
-            self.fail(
-                f"{name!r} is not a variable: variables are single letters a-z or A-Z{hint}", node
-            )
+        if not _VARIABLE.fullmatch(name):
+            self.fail(f"{name!r} is not a variable: {_VARIABLE_RULE}{_name_hint(name)}", node)
         return name
 
     def unary(self, node):
@@ -186,7 +196,7 @@ class _Checker:
             if method in FUNCTIONS:
                 self.fail(f"write {method}(x) instead of x.{method}()", node)
             self.fail(_REFUSED_NODES[ast.Attribute], node)
-        if type(func) is ast.Name and len(func.id) == 1:
+        if type(func) is ast.Name and _VARIABLE.fullmatch(func.id):
             self.fail(
                 f"{func.id} is a variable, not a function: write {func.id}*(...) for a product",
                 func,

@@ -25,7 +25,8 @@ from explorer import (
 
 # -- an independent model of the grammar: trees of tuples, rendered to text ------------
 
-VARS = "abcfxy"
+# One letter, or a letter and digits as a neuron names its inputs and weights (x1, w12).
+VARS = ("a", "b", "c", "f", "x", "y", "x1", "w12")
 EXPONENTS = [2.0, 3.0, -1.0, -2.0, 0.5]
 
 
@@ -298,6 +299,55 @@ def test_known_gradients(text, env, grads):
     assert got == pytest.approx(grads)
 
 
+def test_a_letter_with_digits_is_a_variable_of_its_own():
+    # A tanh neuron, day 10's: z = 0.5*1 + 0.25*(-2) + 0.5 = 0.5, out = tanh(0.5).
+    env = {"w1": 0.5, "x1": 1, "w2": 0.25, "x2": -2, "b": 0.5}
+    result, _ = _views("tanh(w1*x1 + w2*x2 + b)", env)
+    assert [v["name"] for v in result["variables"]] == ["w1", "x1", "w2", "x2", "b"]
+    slope = 1 - math.tanh(0.5) ** 2  # tanh'(z) = 1 - tanh(z)^2
+    nodes = {n["label"]: n for n in result["trace"]["nodes"]}
+    assert nodes["tanh(w1*x1+w2*x2+b)"]["data"] == pytest.approx(math.tanh(0.5))
+    # A weight gets its input times the slope, an input its weight times the slope.
+    expected = {"w1": 1 * slope, "x1": 0.5 * slope, "w2": -2 * slope, "x2": 0.25 * slope}
+    assert {k: nodes[k]["grad"] for k in expected} == pytest.approx(expected)
+    assert nodes["b"]["grad"] == pytest.approx(slope)
+    # x, x1 and x12 are three variables, not one; a name keeps its digits in every label.
+    result, _ = _views("x * x1 + x12", {"x": 2, "x1": 3, "x12": 5})
+    got = {n["label"]: n["grad"] for n in result["trace"]["nodes"]}
+    assert (got["x"], got["x1"], got["x12"], got["x*x1+x12"]) == (3.0, 2.0, 1.0, 1.0)
+    assert label(parse("W12 * w12")) == "W12*w12"
+
+
+@pytest.mark.parametrize(
+    "text, points_at, hint",
+    [
+        ("ab", "ab", "for a product write a*b"),
+        ("x1y + 1", "x1y", "for a product write x1*y"),
+        ("w_1 * x1", "w_1", "write w1, without the _"),
+        ("weight * x", "weight", "for a product write w*e*i*g*h*t"),
+        ("x_y", "x_y", ""),
+        ("_1", "_1", ""),
+        ("a1b2c3d4e5f6g7", "a1b2c3d4e5f6g7", ""),
+        ("x١", "x١", ""),  # an Arabic-Indic digit: ASCII digits only
+    ],
+)
+def test_other_names_are_still_refused_with_what_to_write(text, points_at, hint):
+    error = explore(text)["error"]
+    assert error["message"].startswith(f"{points_at!r} is not a variable: a variable is one")
+    assert "one letter, optionally followed by digits, such as a, x or w1" in error["message"]
+    assert error["message"].endswith(f"({hint})" if hint else "w1")
+    assert text[error["start"] : error["end"]] == points_at
+
+
+def test_a_numbered_variable_is_not_a_function():
+    error = explore("w1(x1)")["error"]
+    assert error["message"] == "w1 is a variable, not a function: write w1*(...) for a product"
+    assert "w1(x1)"[error["start"] : error["end"]] == "w1"
+    # The length limit counts every character of a long name too.
+    many = "+".join(f"x{i}" for i in range(60))
+    assert len(many) > MAX_LENGTH and "characters" in explore(many)["error"]["message"]
+
+
 def test_missing_values_take_the_lessons_defaults():
     result, _ = _views("a + b + c + f + z")
     assert {v["name"]: v["value"] for v in result["variables"]} == {
@@ -325,8 +375,8 @@ def test_missing_values_take_the_lessons_defaults():
         ("a.relu()", "a.relu()", "relu(x)"),
         ("a.__class__", "a.__class__", "attributes"),
         ("().__class__.__bases__", "().__class__.__bases__", "attributes"),
-        ("ab + c", "ab", "single letters"),
-        ("a + __b", "__b", "single letters"),
+        ("ab + c", "ab", "one letter, optionally followed by digits"),
+        ("a + __b", "__b", "one letter, optionally followed by digits"),
         ("exp + a", "exp", "is a function"),
         ("exp(a, b)", "exp(a, b)", "exactly one argument"),
         ("a // b", "//", "use /"),
@@ -354,7 +404,7 @@ def test_missing_values_take_the_lessons_defaults():
         ("  log(b)", "log(b)", "positive input"),
         ("a / (b - b)", "b - b", "division by zero"),
         ("a / 0", "0", "divides by 0"),
-        ("é + 1", "é", "single letters"),
+        ("é + 1", "é", "one letter, optionally followed by digits"),
         ("", "", "type an expression"),
     ],
 )

@@ -140,7 +140,7 @@ def test_a_slider_into_a_bad_domain_explains_and_recovers(open_explorer):
         ("a ** b", "b.grad would silently stay 0", "b"),
         ("open('/etc/passwd')", "not one of the functions", "open"),
         ("(a + b", "never closed", "("),
-        ("ab * c", "single letters", "ab"),
+        ("ab * c", "one letter, optionally followed by digits", "ab"),
     ],
 )
 def test_refused_expressions_show_the_reason_and_draw_nothing(open_explorer, text, says, marked):
