@@ -11,6 +11,7 @@
 import presets from "../../explorer/presets.json";
 import { chainFormula, num, opName, opSymbol } from "./format.js";
 import { layout } from "./layout.js";
+import { sliderRange } from "./sliders.js";
 import { snapshot, stepCount } from "./timeline.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
@@ -18,7 +19,6 @@ import { snapshot, stepCount } from "./timeline.js";
 export const PRESETS = presets;
 const SVGNS = "http://www.w3.org/2000/svg";
 const STEP_MS = 1000;
-const SLIDER = { min: -10, max: 10, step: 0.1 };
 const LABEL_CHARS = 17; // what fits on a card; longer labels get an ellipsis and a tooltip
 
 let instances = 0;
@@ -453,9 +453,7 @@ export class Explorer {
       const input = el("input", {
         type: "range",
         "data-var": name,
-        min: String(Math.min(SLIDER.min, value)),
-        max: String(Math.max(SLIDER.max, value)),
-        step: String(SLIDER.step),
+        ...sliderRange(value),
         value: String(value),
         "aria-label": `Value of ${name}`,
       });
