@@ -6,7 +6,9 @@ import pytest
 
 from engine import Value
 from engine.gradcheck import numerical_grad
+from explorer import explore
 
+from .explorer_embed import block_html, explorer_blocks
 from .pages import assert_states, lesson
 
 PAGE = lesson("day08_more_ops")
@@ -81,3 +83,39 @@ def test_kink_trap_numbers():
     h = 1e-6
     assert (max(h, 0) - max(-h, 0)) / (2 * h) == pytest.approx(0.5)
     assert "reports 0.5" in PAGE.text
+
+
+# -- the explorer: the dead neuron for one input ------------------------------------------
+
+
+def _grads(result):
+    return {n["label"]: n["grad"] for n in result["trace"]["nodes"]}
+
+
+def test_the_explorer_starts_at_the_dead_neurons_values(cells):
+    assert explorer_blocks(PAGE) == [("relu(w*x + b)", {"w": 1, "x": 3, "b": -5})]
+    assert 'data-expression="relu(w*x + b)"' in block_html(PAGE)
+    # The cell's w = 1 and bias = -5, with its largest input: w x + b = 3 - 5 = -2.
+    assert 1 * 3 - 5 == -2
+    text = " ".join(PAGE.text.split())
+    assert "at the cell's $w = 1$ and $b = -5$, with its largest input, $x = 3$" in text
+    assert "the ReLU's input is $w x + b = -2$" in text
+    assert (cells["w"].data, cells["bias"].data, max(cells["inputs"])) == (1.0, -5.0, 3.0)
+
+
+def test_the_explorer_shows_where_the_grads_come_back():
+    start = explore("relu(w*x + b)", {"w": 1, "x": 3, "b": -5})
+    assert start["ok"]
+    nodes = {n["label"]: n for n in start["trace"]["nodes"]}
+    assert (nodes["w*x+b"]["data"], nodes["relu(w*x+b)"]["data"]) == (-2.0, 0.0)
+    assert {k: _grads(start)[k] for k in "wxb"} == {"w": 0.0, "x": 0.0, "b": 0.0}
+    # b = -3: the ReLU's input is exactly 0, where its slope is taken as 0.
+    kink = _grads(explore("relu(w*x + b)", {"w": 1, "x": 3, "b": -3}))
+    assert {k: kink[k] for k in "wxb"} == {"w": 0.0, "x": 0.0, "b": 0.0}
+    # One slider step past it, b = -2.9: w gets its input 3, x its weight 1, b the slope 1.
+    alive = _grads(explore("relu(w*x + b)", {"w": 1, "x": 3, "b": -2.9}))
+    assert {k: alive[k] for k in "wxb"} == {"w": 3.0, "x": 1.0, "b": 1.0}
+    text = " ".join(PAGE.text.split())
+    assert "which of `w`, `x` and `b` will get a grad of 0?" in text
+    assert "All three get 0: the ReLU passes back 0" in text
+    assert "only once $w x + b > 0$, here for $b > -3$; at $b = -3$ exactly" in text

@@ -2,6 +2,11 @@
 
 import math
 
+import pytest
+
+from explorer import explore
+
+from .explorer_embed import block_html, explorer_blocks
 from .pages import assert_states, lesson
 
 PAGE = lesson("day12_loss")
@@ -79,3 +84,39 @@ def test_the_tip_on_zero_gradients():
     assert sum(-y / 4 for y in ns["ys"]) == 0.0
     assert "random.seed(12)\nmodel = MLP(3, [4, 4, 1])" in cell
     assert "$(-1 + 1 + 1 - 1)/4 = 0$" in PAGE.text
+
+
+# -- the explorer: one example's squared loss ---------------------------------------------
+
+
+def _squared(s, y):
+    """Loss, grad of s and grad of y of (s - y)**2, from the math: d/ds = 2(s - y) = -d/dy."""
+    return (s - y) ** 2, 2 * (s - y), -2 * (s - y)
+
+
+def test_the_explorer_starts_at_the_first_example():
+    assert explorer_blocks(PAGE) == [("(s - y) ** 2", {"s": 0.8, "y": 1})]
+    assert 'data-expression="(s - y) ** 2"' in block_html(PAGE)
+    assert (SCORES[0], LABELS[0]) == (0.8, 1.0)
+    text = " ".join(PAGE.text.split())
+    assert "at the worked example's first example, $s = 0.8$ and $y = 1$" in text
+
+
+def test_the_explorer_paragraph_states_the_squared_losss_gradients():
+    loss, ds, _ = _squared(0.8, 1.0)
+    assert_states(PAGE, ds, "-0.4")
+    assert ds == pytest.approx(3 * -0.133333, abs=1e-5)  # three times the table's
+    assert _squared(1.0, 1.0) == (0.0, 0.0, -0.0)
+    assert _squared(3.0, 1.0)[:2] == (4.0, 4.0)
+    text = " ".join(PAGE.text.split())
+    assert "`s` gets $2(s - y) = -0.4$: negative, so descent raises $s$ towards $y$" in text
+    assert "That is three times the table's $-0.133333$" in text and "$N = 3$ examples" in text
+    assert "The loss is 0 at $s = y = 1$" in text
+    assert "at $s = 3$ the loss is 4 and the grad is 4" in text
+    # The engine, through the explorer, agrees with the math at every point the text names.
+    for s in (0.8, 1.0, 3.0):
+        result = explore("(s - y) ** 2", {"s": s, "y": 1})
+        nodes = {n["label"]: n for n in result["trace"]["nodes"]}
+        loss, ds, dy = _squared(s, 1.0)
+        assert nodes["(s-y)**2"]["data"] == pytest.approx(loss, abs=1e-12)
+        assert (nodes["s"]["grad"], nodes["y"]["grad"]) == pytest.approx((ds, dy), abs=1e-12)
