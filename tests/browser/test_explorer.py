@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import zipfile
 from pathlib import Path
 
@@ -71,3 +72,20 @@ def test_the_explorer_ships_as_its_own_wheel_beside_the_engine(site_dir):
     # The engine's wheel is the learner's package only: nothing of the explorer in it.
     with zipfile.ZipFile(site_dir / "pyodide" / lock["packages"]["engine"]["file_name"]) as zf:
         assert not [n for n in zf.namelist() if n.startswith("explorer") or "expr" in n]
+
+
+def test_day_10_embeds_its_tanh_neuron_at_the_lessons_values(course_page, base_url):
+    page = course_page
+    page.goto(base_url + "lessons/day10_neuron/")
+    page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
+    sliders = page.eval_on_selector_all(
+        "input[data-var]", "els => els.map(e => [e.dataset.var, Number(e.value)])"
+    )
+    # The worked example: x = (1, -2), w = (0.5, 0.25), b = 0.5.
+    assert sliders == [["w1", 0.5], ["x1", 1], ["w2", 0.25], ["x2", -2], ["b", 0.5]]
+    page.click("[data-action=finish]")
+    # z = 0.5*1 + 0.25*(-2) + 0.5 = 0.5; the bias's grad is tanh'(0.5) = 1 - tanh(0.5)^2.
+    assert _value(page, "w1*x1+w2*x2+b") == 0.5
+    slope = 1 - math.tanh(0.5) ** 2
+    grads = {k: float(v) for k, v in _grads(page).items()}
+    assert math.isclose(grads["b"], slope) and math.isclose(grads["w2"], -2 * slope)
