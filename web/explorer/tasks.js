@@ -235,7 +235,7 @@ class Task {
       );
     }
     this.feedback = el("p", { class: "course-task__feedback", role: "status" });
-    const form = el("form", { class: "course-task__form", "aria-label": "Your answer" }, this.now);
+    const form = el("form", { class: "course-task__form" }, this.now);
     if (boxes.length) form.append(el("div", { class: "course-task__answers" }, ...boxes));
     form.append(actions, this.feedback);
     form.addEventListener("submit", (event) => {
