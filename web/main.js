@@ -72,7 +72,7 @@ function mount() {
   mountQuestions(root, { page });
   showProgress(root);
   showOfflineState(root);
-  mountExplorerPage(root, client);
+  mountExplorerPage(root, client, { page });
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);
   if (exercises.length) scrollToExercise();

@@ -93,6 +93,19 @@ export function questionKey(page, id) {
   return `${COURSE}/v${VERSION}/page/${page}/question/${id}`;
 }
 
+/** A guided task of a page (the explorer's): `id` the task's own, as in data-task. */
+export function taskKey(page, id) {
+  return `${COURSE}/v${VERSION}/page/${page}/task/${id}`;
+}
+
+export function isTaskDone(key) {
+  return read(key) === "done";
+}
+
+export function markTaskDone(key) {
+  write(key, "done");
+}
+
 /** {state: "right" | "wrong", answer: [what the learner typed or chose]} or null. */
 export function loadAnswer(key) {
   try {

@@ -88,3 +88,26 @@ def test_the_contents_list_shows_math_as_plain_text(course_page, base_url, path)
     toc = page.locator(".md-nav--secondary").first.inner_text()
     assert "L = w² from w = 1, η = 0.1" in toc
     assert "\\(" not in toc and "$" not in toc
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_the_guided_tasks_read_well_with_their_messages_showing(course_page, base_url, scheme):
+    """A task done and a task refused, in each palette: their colours and live lines pass axe."""
+    page = course_page
+    page.goto(base_url + "explorer/")
+    page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
+    predict = page.locator("[data-task=predict]")
+    predict.locator("[data-task-action=load]").click()
+    page.wait_for_selector("[data-explorer][data-expression='(a+b)*c'][data-state=ready]")
+    for box, x in zip(predict.locator("input[data-answer]").all(), ["10", "10", "-1"]):
+        box.fill(x)
+    predict.locator("[data-task-action=check]").click()
+    two = page.locator("[data-task=two-paths]")
+    two.locator("input[data-answer]").fill("x")
+    two.locator("[data-task-action=check]").click()
+    assert predict.get_attribute("data-state") == "done"
+    assert "Type a number" in two.locator("[role=status]").text_content()
+    _palette(page, scheme)
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(_RUN_AXE)
+    assert not violations, "\n".join(violations)

@@ -89,3 +89,22 @@ def test_day_10_embeds_its_tanh_neuron_at_the_lessons_values(course_page, base_u
     slope = 1 - math.tanh(0.5) ** 2
     grads = {k: float(v) for k, v in _grads(page).items()}
     assert math.isclose(grads["b"], slope) and math.isclose(grads["w2"], -2 * slope)
+
+
+def test_a_guided_task_is_done_on_the_real_page_and_kept_under_its_key(course_page, base_url):
+    page = course_page
+    page.goto(base_url + EXPLORER)
+    page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
+    tasks = page.locator("[data-task]")
+    assert tasks.count() == 4
+    assert set(tasks.evaluate_all("els => els.map(e => e.dataset.state)")) == {"open"}
+    predict = page.locator("[data-task=predict]")
+    predict.locator("[data-task-action=load]").click()
+    page.wait_for_selector("[data-explorer][data-expression='(a+b)*c'][data-state=ready]")
+    # out = (a + b)·c at a = 2, b = -3, c = 10: ∂out/∂a = ∂out/∂b = c, ∂out/∂c = a + b.
+    for box, x in zip(predict.locator("input[data-answer]").all(), ["10", "10", "-1"]):
+        box.fill(x)
+    predict.locator("[data-task-action=check]").click()
+    assert predict.get_attribute("data-state") == "done"
+    key = "derivative-to-gpt/v1/page/explorer/task/predict"
+    assert page.evaluate(f"localStorage.getItem('{key}')") == "done"

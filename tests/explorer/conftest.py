@@ -46,7 +46,7 @@ def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     for item in items:
         if (
-            Path(str(item.fspath)).name.startswith("test_ui")
+            Path(str(item.fspath)).name.startswith(("test_ui", "test_tasks"))
             and here in Path(str(item.fspath)).parents
         ):
             item.add_marker(pytest.mark.browser)

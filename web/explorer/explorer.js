@@ -12,6 +12,7 @@ import presets from "../../explorer/presets.json";
 import { chainFormula, num, opName, opSymbol } from "./format.js";
 import { layout } from "./layout.js";
 import { sliderRange } from "./sliders.js";
+import { graphState } from "./state.js";
 import { snapshot, stepCount } from "./timeline.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
@@ -135,6 +136,7 @@ export class Explorer {
     this.seq = 0;
     this.layoutKey = "";
     this.geometry = null;
+    this.listeners = new Set();
     this.build(root.dataset.expression || PRESETS[0]);
     // A page left by instant navigation takes its explorer with it: stop listening then.
     let off = null;
@@ -334,15 +336,35 @@ export class Explorer {
     }
   }
 
+  // -- for other parts of the page (guided tasks) ------------------------------------
+
+  /** `listener(state)` after every drawing, with `graphState`'s picture of what is shown
+   *  (null while no graph stands: a refused expression, values out of the domain). */
+  onChange(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Build `text` as if typed, with the variables named in `values` set (others keep theirs). */
+  load(text, values = {}) {
+    this.input.value = text;
+    this.request({ rebuild: true, values });
+  }
+
+  changed(snap) {
+    const state = snap && this.result ? graphState(this.result, this.view, snap) : null;
+    for (const listener of this.listeners) listener(state);
+  }
+
   // -- talking to Python --------------------------------------------------------------
 
   /** Ask the engine for the graph; at most one request in flight, the latest wins. */
-  request({ rebuild = false } = {}) {
+  request({ rebuild = false, values = {} } = {}) {
     const text = this.input.value;
     if (rebuild) {
       this.pause();
       this.text = text;
-      this.values = this.result ? { ...this.values } : { ...this.initialValues };
+      this.values = { ...(this.result ? this.values : this.initialValues), ...values };
     }
     const job = { text: this.text, values: { ...this.values }, rebuild, seq: ++this.seq };
     if (this.inflight) {
@@ -424,6 +446,7 @@ export class Explorer {
     }
     this.root.dataset.state = "error";
     this.input.setAttribute("aria-invalid", "true");
+    this.changed(null);
     if (keepGraph) {
       // A slider moved the values out of the domain: keep the picture, greyed out.
       this.canvas.classList.add("gx-stale");
@@ -546,6 +569,7 @@ export class Explorer {
     this.narration.textContent = snap.narration;
     this.draw(view, snap, animate && !reducedMotion());
     this.drawTable(view, snap);
+    this.changed(snap);
   }
 
   draw(view, snap, animate) {

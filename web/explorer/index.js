@@ -2,15 +2,20 @@
 
 import { workerEngine } from "./engine.js";
 import { mountExplorers } from "./explorer.js";
+import { mountTasks } from "./tasks.js";
 
 let engine = null;
 
-/** Called by the runtime on every page (and after each instant navigation). */
-export function mountExplorerPage(root, client) {
+/** Called by the runtime on every page (and after each instant navigation); `page` keys
+ *  the guided tasks' progress. The tasks of a page work with its first explorer. */
+export function mountExplorerPage(root, client, { page } = {}) {
   if (!root.querySelector("[data-explorer]:not([data-mounted])")) return [];
   engine ??= workerEngine(client);
   client.boot();
-  return mountExplorers(root, engine);
+  const explorers = mountExplorers(root, engine);
+  mountTasks(root, explorers[0], { page });
+  return explorers;
 }
 
 export { mountExplorers } from "./explorer.js";
+export { mountTasks } from "./tasks.js";

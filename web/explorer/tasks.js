@@ -1,0 +1,322 @@
+// Guided tasks beside the page's graph explorer: `<div data-task="ID" data-state="open">`
+// holds a task's text (written in the page); this module adds its controls (a Load button,
+// answer boxes and Check where the task asks for a prediction) and a status line
+// (role=status), and marks the task data-state="done" once its condition holds in what
+// the explorer shows. The explorer is read through Explorer.onChange and driven through
+// Explorer.load; every number judged is the engine's, as the graph shows it.
+
+import { readNumber } from "../questions.js";
+import { isTaskDone, markTaskDone, taskKey } from "../storage.js";
+import presets from "../../explorer/presets.json";
+import { num } from "./format.js";
+
+/** Equal to within a millionth of the larger of 1 and |want|: 0.3 passes for 0.1 + 0.2. */
+export function close(x, want) {
+  return Math.abs(x - want) <= 1e-6 * Math.max(1, Math.abs(want));
+}
+
+const grad = (state, label) => state.nodes.find((n) => n.label === label)?.grad;
+const value = (state, label) => state.nodes.find((n) => n.label === label)?.value;
+const showNames = (values) =>
+  Object.entries(values)
+    .map(([k, v]) => `${k} = ${num(v)}`)
+    .join(", ");
+const listed = (items) =>
+  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+const SHOW_BACKWARD = "show the backward pass (◀ Backward to the end, or All gradients)";
+
+// -- the four tasks -----------------------------------------------------------------------
+// Each: `expression` as the explorer writes it (spacing removed), `load` (what its Load
+// button builds), `answers` (the boxes the learner types into), `now(state)` (a line that
+// follows the explorer), `check(state, numbers, tries)` (on Check) and/or
+// `watch(state, task)` (after every change): each returns {done, message} or null.
+
+const predict = {
+  expression: "(a+b)*c",
+  load: { text: "(a + b) * c", values: { a: 2, b: -3, c: 10 } },
+  answers: [
+    { name: "a", label: "∂out/∂a" },
+    { name: "b", label: "∂out/∂b" },
+    { name: "c", label: "∂out/∂c" },
+  ],
+  now(state) {
+    if (state?.expression !== this.expression) return "Load (a + b) * c into the explorer first.";
+    return `In the explorer now: ${showNames(state.values)}.`;
+  },
+  check(state, numbers, tries) {
+    if (state?.expression !== this.expression) {
+      return { message: "The explorer is not showing (a + b) * c: press Load first." };
+    }
+    const off = this.answers.filter((a, i) => !close(numbers[i], grad(state, a.name)));
+    if (off.length === 0) {
+      const got = this.answers.map((a) => `${a.label} = ${num(grad(state, a.name))}`);
+      return {
+        done: true,
+        message: `✓ Done: all three right (${got.join(", ")}). Now press ◀ Backward and watch them arrive along the arrows.`,
+      };
+    }
+    const which = `✗ ${listed(off.map((a) => a.label))} ${off.length > 1 ? "are" : "is"} off.`;
+    const hints = [
+      "Name the middle node s = a + b, so out = s · c. The chain rule: ∂out/∂a = ∂out/∂s · ∂s/∂a.",
+      "In a product s · c, the derivative with respect to one factor is the other factor; in a sum a + b, the derivative with respect to either term is 1.",
+      "Still stuck? Press ◀ Backward and read each arrow: incoming grad × local derivative = contribution.",
+    ];
+    return { message: `${which} ${hints[Math.min(tries, hints.length) - 1]}` };
+  },
+};
+
+const deadRelu = {
+  expression: "relu(a*b)",
+  load: { text: "relu(a * b)", values: { a: 2, b: 3 }, scroll: true },
+  now(state) {
+    if (state?.expression !== this.expression) return "Load relu(a * b) into the explorer first.";
+    return `In the explorer now: ${showNames(state.values)}, so a·b = ${num(value(state, "a*b"))}.`;
+  },
+  watch(state) {
+    if (state?.expression !== this.expression || !state.gradsShown) return null;
+    const product = value(state, "a*b");
+    const upstream = state.nodes.filter((n) => n !== state.output);
+    const grads = upstream.map((n) => `${n.label}.grad = ${num(n.grad)}`).join(", ");
+    if (product <= 0 && upstream.every((n) => n.grad === 0)) {
+      const why =
+        product === 0
+          ? "at exactly 0 the engine takes relu's slope as 0"
+          : "relu gives 0 there and its slope is 0";
+      return {
+        done: true,
+        message: `✓ Done: a·b = ${num(product)}, ${why}, so ${grads}. This relu is dead: nothing before it can learn from this example.`,
+      };
+    }
+    return {
+      message: `Still alive: a·b = ${num(product)} > 0, so relu passes the gradient back (${grads}). Drag a or b until a·b ≤ 0.`,
+    };
+  },
+};
+
+const twoPaths = {
+  expression: "a*a",
+  load: { text: "a * a", values: { a: 3 }, scroll: true },
+  answers: [{ name: "a", label: "a.grad" }],
+  now(state) {
+    if (state?.expression !== this.expression) return "Load a * a into the explorer first.";
+    return `In the explorer now: a = ${num(state.values.a)}.`;
+  },
+  check(state, numbers, tries) {
+    if (state?.expression !== this.expression) {
+      return { message: "The explorer is not showing a * a: press Load first." };
+    }
+    if (!close(numbers[0], grad(state, "a"))) {
+      const hints = [
+        "✗ Not yet. Each arrow from a into the product carries back incoming grad × local derivative; what is the local derivative of a · a along one arrow, holding the other factor fixed?",
+        "✗ Not yet. One arrow alone brings back the other factor, a. There are two arrows: a's grad is what they bring together.",
+      ];
+      return { message: hints[Math.min(tries, hints.length) - 1] };
+    }
+    return this.confirm(state, numbers[0]);
+  },
+  /** A right prediction is done once the backward pass shows it. */
+  confirm(state, predicted) {
+    if (!state.gradsShown) {
+      return {
+        predicted,
+        message: `Your prediction holds. Now ${SHOW_BACKWARD} and watch both arrows bring back their share.`,
+      };
+    }
+    const a = state.values.a;
+    return {
+      done: true,
+      message: `✓ Done: a.grad = ${num(grad(state, "a"))} = ${num(a)} + ${num(a)}, one share along each arrow: 2a, the sum of both paths.`,
+    };
+  },
+  watch(state, task) {
+    if (task.predicted === null || state?.expression !== this.expression) return null;
+    if (!close(task.predicted, grad(state, "a"))) {
+      return { predicted: null, message: `a is now ${num(state.values.a)}: predict a.grad again and Check.` };
+    }
+    return state.gradsShown ? this.confirm(state, task.predicted) : null;
+  },
+};
+
+// The examples menu's expressions, spelt as the explorer spells them: given, not found.
+const EXAMPLES = new Set(presets.map((text) => text.replace(/\s+/g, "")));
+
+const downhill = {
+  now(state) {
+    if (!state) return "Build an expression in the explorer.";
+    return `In the explorer now: ${state.expression}${state.gradsShown ? ", gradients shown" : ""}.`;
+  },
+  // On Check, not on every change: the examples and the other tasks' graphs have negative
+  // grads at their start values, and finding one on purpose is the task.
+  check(state) {
+    if (!state) return { message: "Build an expression in the explorer first." };
+    if (EXAMPLES.has(state.expression)) {
+      return {
+        message: `${state.expression} is one of the explorer's examples: type an expression of your own.`,
+      };
+    }
+    if (!state.gradsShown) return { message: `Now ${SHOW_BACKWARD}, then Check.` };
+    const vars = state.nodes.filter((n) => n.kind === "variable");
+    if (vars.length === 0) {
+      return { message: `${state.expression} has no variable to raise: use letters, such as a * b.` };
+    }
+    const v = vars.reduce((low, n) => (n.grad < low.grad ? n : low));
+    const out = state.output;
+    if (!(v.grad < 0)) {
+      return {
+        message: `In ${state.expression} every variable's grad is ≥ 0 (${vars.map((n) => `${n.label}.grad = ${num(n.grad)}`).join(", ")}): raising a variable does not lower the output. Try other values (a negative one, perhaps) or another expression.`,
+      };
+    }
+    const size = Math.abs(v.grad);
+    const times = close(size, 1) ? "as much" : `${num(size)} times as much`;
+    const h = 0.01;
+    return {
+      done: true,
+      message: `✓ Done: in ${state.expression}, ${v.label}.grad = ${num(v.grad)}. Raising ${v.label} by a little lowers the output by about ${times}: ${v.label} from ${num(v.value)} to ${num(v.value + h)} takes the output from ${num(out.value)} to about ${num(out.value + v.grad * h)}.`,
+    };
+  },
+};
+
+export const TASKS = { predict, "dead-relu": deadRelu, "two-paths": twoPaths, downhill };
+
+// -- the controls -----------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+let mounted = 0;
+
+class Task {
+  constructor(root, spec, explorer, key) {
+    this.root = root;
+    this.spec = spec;
+    this.explorer = explorer;
+    this.key = key;
+    this.state = null;
+    this.tries = 0;
+    this.predicted = null; // a right prediction waiting for the backward pass (two paths)
+    this.done = isTaskDone(key);
+    this.uid = ++mounted;
+    this.build();
+    this.setState(this.done ? "done" : "open");
+    if (this.done) this.say("✓ Done on an earlier visit. Try it again if you like.", true);
+    explorer.onChange((state) => this.changed(state));
+  }
+
+  build() {
+    const id = `course-task${this.uid}`;
+    this.now = el("p", { class: "course-task__now", text: this.spec.now(null) });
+    this.inputs = (this.spec.answers ?? []).map((a, i) =>
+      el("input", {
+        type: "text",
+        inputmode: "decimal",
+        id: `${id}-${i}`,
+        autocomplete: "off",
+        spellcheck: "false",
+        "data-answer": a.name,
+      }),
+    );
+    const boxes = this.inputs.map((input, i) =>
+      el(
+        "label",
+        { class: "course-task__answer", for: input.id },
+        el("span", { text: this.spec.answers[i].label }),
+        input,
+      ),
+    );
+    const actions = el("div", { class: "course-task__actions" });
+    if (this.spec.load) {
+      const load = el("button", {
+        type: "button",
+        class: "md-button",
+        "data-task-action": "load",
+        text: `Load ${this.spec.load.text}`,
+      });
+      load.addEventListener("click", () => this.load());
+      actions.append(load);
+    }
+    if (this.spec.check) {
+      actions.append(
+        el("button", { type: "submit", class: "md-button", "data-task-action": "check", text: "Check" }),
+      );
+    }
+    this.feedback = el("p", { class: "course-task__feedback", role: "status" });
+    const form = el("form", { class: "course-task__form" }, this.now);
+    if (boxes.length) form.append(el("div", { class: "course-task__answers" }, ...boxes));
+    form.append(actions, this.feedback);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.check();
+    });
+    this.root.append(form);
+  }
+
+  setState(state) {
+    this.root.dataset.state = state;
+  }
+
+  say(message, done = false) {
+    this.feedback.dataset.done = String(done);
+    if (this.feedback.textContent !== message) this.feedback.textContent = message;
+  }
+
+  load() {
+    const { text, values, scroll } = this.spec.load;
+    this.explorer.load(text, values);
+    if (scroll) {
+      const smooth = !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+      this.explorer.root.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
+    }
+  }
+
+  check() {
+    const numbers = this.inputs.map((input) => readNumber(input.value));
+    this.inputs.forEach((input, i) => input.setAttribute("aria-invalid", String(numbers[i] === null)));
+    const bad = numbers.findIndex((x) => x === null);
+    if (bad >= 0) {
+      this.say("Type a number in each box, such as -2, 0.75 or 3/4.");
+      this.inputs[bad].focus();
+      return;
+    }
+    if (this.state?.expression === this.spec.expression) this.tries += 1;
+    this.apply(this.spec.check(this.state, numbers, Math.max(this.tries, 1)));
+  }
+
+  changed(state) {
+    this.state = state;
+    this.now.textContent = this.spec.now(state);
+    if (!this.done && this.spec.watch) this.apply(this.spec.watch(state, this));
+  }
+
+  apply(verdict) {
+    if (!verdict) return;
+    if ("predicted" in verdict) this.predicted = verdict.predicted;
+    if (verdict.done && !this.done) {
+      this.done = true;
+      markTaskDone(this.key);
+      this.setState("done");
+    }
+    this.say(verdict.message, Boolean(verdict.done));
+  }
+}
+
+/** Give every [data-task] under `root` its controls, reading and driving `explorer`. */
+export function mountTasks(root, explorer, { page = "index" } = {}) {
+  const found = [...root.querySelectorAll("[data-task]:not([data-task-mounted])")];
+  if (!explorer) return [];
+  for (const node of found) {
+    if (!(node.dataset.task in TASKS)) console.warn(`no guided task is called ${node.dataset.task}`);
+  }
+  return found
+    .filter((node) => node.dataset.task in TASKS)
+    .map((node) => {
+      node.setAttribute("data-task-mounted", "");
+      return new Task(node, TASKS[node.dataset.task], explorer, taskKey(page, node.dataset.task));
+    });
+}
