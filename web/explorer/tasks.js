@@ -155,7 +155,9 @@ const downhill = {
       };
     }
     if (!state.gradsShown) return { message: `Now ${SHOW_BACKWARD}, then Check.` };
-    const vars = state.nodes.filter((n) => n.kind === "variable");
+    const vars = state.nodes
+      .filter((n) => n.kind === "variable")
+      .sort((m, n) => m.label.localeCompare(n.label));
     if (vars.length === 0) {
       return { message: `${state.expression} has no variable to raise: use letters, such as a * b.` };
     }
