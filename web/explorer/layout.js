@@ -203,6 +203,10 @@ function place(layers, S) {
     });
   }
   const centre = (item) => y.get(item.key) + item.height / 2;
+  const isLeaf = (key) => {
+    const item = layersItem(layers, key);
+    return item.real && item.down.length === 0;
+  };
   const portY = (link) => link.port * S.portSpread;
   const settle = (layer, want) => {
     // Keep the order; move each item as close to `want` as the items above allow,
@@ -222,7 +226,11 @@ function place(layers, S) {
   };
   for (let round = 0; round < 6; round++) {
     const towards = (side) => (item) => {
-      const links = item[side];
+      // An operation follows the operations it uses, not its leaves (which follow it), so
+      // a long chain such as a sum of many terms stays level instead of sliding down.
+      const all = item[side];
+      const ops = side === "down" ? all.filter((l) => !isLeaf(l.key)) : all;
+      const links = ops.length ? ops : all;
       if (!links.length) return centre(item);
       let sum = 0;
       for (const l of links) {
