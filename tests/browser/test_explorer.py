@@ -103,7 +103,7 @@ def test_the_graph_is_drawn_while_python_boots(course_page, base_url):
     page = course_page
     held = []
     # Python cannot finish booting until the test lets its WebAssembly through.
-    page.context.route("**/pyodide.asm.wasm", held.append)
+    page.context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
     page.goto(base_url + EXPLORER)
     page.wait_for_selector("[data-node][data-label='(a*b+c)*f']")
     root = page.locator("[data-explorer]")

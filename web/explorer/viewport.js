@@ -36,7 +36,7 @@ export class Viewport {
       out: button("out", "−", "Zoom out (−)"),
       in: button("in", "+", "Zoom in (+)"),
       fit: button("fit", "Fit", "Fit the whole graph in view (0)"),
-      actual: button("actual", "100 %", "Actual size (1)"),
+      actual: button("actual", "100 %", "100 %: actual size (1)"),
     };
     this.readout = document.createElement("output");
     this.readout.className = "gx-zoom__level";
