@@ -11,6 +11,7 @@ SUITES = {
     "gpt": "gpt",  # one microGPT training step against the microGPT-style Value
     "grading": "grading",  # all of solutions/ through the sandbox, and the cost per case
     "browser": "browser",  # first cell output against a bare Pyodide boot, in Chromium
+    "explorer": "explorer_first_graph",  # the explorer's first graph, prerendered and live
 }
 
 

@@ -26,12 +26,13 @@ it as a wheel of its own (hooks/site_build.py), and no grading sandbox holds it.
 from .errors import ExpressionError
 from .graph import DEFAULT_VALUES, MAX_NODES, Graph, build
 from .labels import label
-from .parsing import FUNCTIONS, MAX_LENGTH, parse
+from .parsing import FUNCTIONS, MAX_LENGTH, is_variable, parse
 from .presets import PRESETS
 from .tree import variables
 from .view import explore
 
 __all__ = [
+    "is_variable",
     "DEFAULT_VALUES",
     "FUNCTIONS",
     "MAX_LENGTH",

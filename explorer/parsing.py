@@ -29,6 +29,11 @@ _VARIABLE = re.compile(r"[A-Za-z][0-9]*")
 _VARIABLE_RULE = "a variable is one letter, optionally followed by digits, such as a, x or w1"
 
 
+def is_variable(name: str) -> bool:
+    """True for a name the explorer reads as a variable (a, x, w1)."""
+    return bool(_VARIABLE.fullmatch(name))
+
+
 def _grouped(text, node):
     """`text` in parentheses unless it is one name, number or call (for a hint's formula)."""
     return text if type(node) in (ast.Name, ast.Constant, ast.Call) else f"({text})"

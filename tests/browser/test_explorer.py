@@ -13,6 +13,8 @@ import math
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 EXPLORER = "explorer/"
 
@@ -108,3 +110,53 @@ def test_a_guided_task_is_done_on_the_real_page_and_kept_under_its_key(course_pa
     assert predict.get_attribute("data-state") == "done"
     key = "derivative-to-gpt/v1/page/explorer/task/predict"
     assert page.evaluate(f"localStorage.getItem('{key}')") == "done"
+
+
+def _outside(page):
+    """Labels of the nodes whose box is not inside their explorer's visible canvas."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-node]')].filter((n) => {
+             const c = n.closest('.gx-canvas').getBoundingClientRect();
+             const r = n.getBoundingClientRect();
+             return r.left < c.left - 0.5 || r.right > c.right + 0.5
+               || r.top < c.top - 0.5 || r.bottom > c.bottom + 0.5;
+           }).map((n) => n.dataset.label)"""
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("path", [EXPLORER, "lessons/day02_chain_rule/"])
+def test_the_whole_graph_is_in_view(course_page, base_url, path, width):
+    page = course_page
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(base_url + path)
+    page.wait_for_selector("[data-node]")
+    assert page.locator("[data-node]").count() >= 7
+    assert _outside(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_graph_is_drawn_while_python_boots(course_page, base_url):
+    page = course_page
+    held = []
+    # Python cannot finish booting until the test lets its WebAssembly through.
+    page.context.route("**/pyodide.asm.wasm", lambda route: held.append(route))
+    page.goto(base_url + EXPLORER)
+    page.wait_for_selector("[data-node][data-label='(a*b+c)*f']")
+    root = page.locator("[data-explorer]")
+    # (a*b + c) * f at a=2, b=-3, c=10, f=-2: (-6 + 10) * -2 = -8.
+    value = page.locator("[data-node][data-label='(a*b+c)*f']").get_attribute("data-value")
+    assert float(value) == -8.0
+    while not held:  # the worker has asked for Python: it is booting, and held there
+        page.wait_for_timeout(100)
+    assert root.get_attribute("data-state") == "preview"
+    assert page.locator("input[data-var=a]").is_disabled()
+    page.click("[data-action=finish]")
+    # d/df = a*b + c = 4; d/da = f*b = 6.
+    assert float(page.locator("[data-node][data-label='f']").get_attribute("data-grad")) == 4.0
+    assert float(page.locator("[data-node][data-label='a']").get_attribute("data-grad")) == 6.0
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/pyodide.asm.wasm")
+    page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
+    assert page.locator("input[data-var=a]").is_enabled()

@@ -2,7 +2,7 @@
 page that mounts them in a browser (web/explorer bundled as the site bundles it).
 
 A lesson embeds an explorer as docs/explorer.md ("In a lesson") shows: an `explorer` fence
-inside a `course-explorer-values` block that names the starting values as JSON.
+that names the starting values as JSON on its first line.
 """
 
 import json
@@ -18,10 +18,7 @@ from tests.explorer.bundle import bundle_explorer
 
 from .pages import ROOT
 
-VALUES_BLOCK = re.compile(
-    r"<div class=\"course-explorer-values\" data-explorer-values='(?P<values>[^']*)' markdown>\n\n"
-    r"```explorer\n(?P<expression>[^\n]*)\n```\n\n</div>"
-)
+VALUES_BLOCK = re.compile(r"```explorer values='(?P<values>[^']*)'\n(?P<expression>[^\n]*)\n```")
 
 
 def explorer_blocks(page):
@@ -49,7 +46,7 @@ def render(markdown_text):
 def block_html(page):
     """The HTML the site makes of the page's one explorer block."""
     found = list(VALUES_BLOCK.finditer(page.text))
-    assert len(found) == 1, f"{page.slug} has one explorer, inside a block that gives its values"
+    assert len(found) == 1, f"{page.slug} has one explorer, whose fence gives its values"
     return render(found[0][0])
 
 

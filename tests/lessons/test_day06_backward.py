@@ -132,15 +132,12 @@ def test_recursion_hint_is_true():
 
 # -- the explorer starts at the lesson's values ------------------------------------------
 
-_VALUES_BLOCK = re.compile(
-    r"<div class=\"course-explorer-values\" data-explorer-values='(?P<values>[^']*)' markdown>\n\n"
-    r"```explorer\n(?P<expression>[^\n]*)\n```\n\n</div>"
-)
+_VALUES_BLOCK = re.compile(r"```explorer values='(?P<values>[^']*)'\n(?P<expression>[^\n]*)\n```\n")
 
 
 def _explorer_block():
     found = _VALUES_BLOCK.findall(PAGE.text)
-    assert len(found) == 1, "day 6 has one explorer, inside a block that gives its values"
+    assert len(found) == 1, "day 6 has one explorer, and its fence gives its values"
     values, expression = found[0]
     return expression, json.loads(values)
 
@@ -190,16 +187,15 @@ def _render(markdown_text):
 def _explorer_html():
     html = _render(_VALUES_BLOCK.search(PAGE.text)[0])
     assert re.search(
-        r'^<div class="course-explorer-values" data-explorer-values="\{&quot;a&quot;: 2, '
-        r'&quot;b&quot;: 3\}">\n<div class="course-explorer" data-explorer '
-        r'data-expression="a\*b \+ a">.*</div>\n</div>$',
+        r'^<div class="course-explorer" data-explorer data-expression="a\*b \+ a" '
+        r'data-explorer-values="\{&quot;a&quot;: 2.0, &quot;b&quot;: 3.0\}">.*</div>$',
         html,
         re.S,
     ), html
     return html
 
 
-def test_the_site_renders_the_explorer_inside_the_values_block():
+def test_the_site_renders_the_explorer_with_its_values():
     _explorer_html()
 
 

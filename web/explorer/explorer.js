@@ -6,14 +6,18 @@
 // [data-explorer] root, [data-explorer-values] on it or around it (the starting values of
 // its variables, as JSON), input[data-role=expression], input[data-var=NAME],
 // [data-action=forward|backward|finish|play|prev|next], [data-node] with data-label,
-// data-value and data-grad (empty until shown), [data-role=error].
+// data-value and data-grad (empty until shown), [data-role=error]. The root's data-state is
+// "loading", "preview" (the graph the build embedded is drawn, Python is not ready yet),
+// "ready" (Python answered) or "error".
 
 import presets from "../../explorer/presets.json";
 import { chainFormula, num, opName, opSymbol } from "./format.js";
 import { layout } from "./layout.js";
+import { takePrerendered } from "./prerender.js";
 import { sliderRange } from "./sliders.js";
 import { graphState } from "./state.js";
 import { snapshot, stepCount } from "./timeline.js";
+import { Viewport } from "./viewport.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
 // (explorer.PRESETS); esbuild inlines it into the bundle.
@@ -137,7 +141,9 @@ export class Explorer {
     this.layoutKey = "";
     this.geometry = null;
     this.listeners = new Set();
+    const prerendered = takePrerendered(root, this.initialValues);
     this.build(root.dataset.expression || PRESETS[0]);
+    if (prerendered) this.preview(prerendered);
     // A page left by instant navigation takes its explorer with it: stop listening then.
     let off = null;
     off = engine.onStatus?.((status) => {
@@ -173,6 +179,7 @@ export class Explorer {
       role: "group",
       "aria-label": "Graph. Keys: → step, ← back, space play or pause, Home start, End finish",
     });
+    this.viewport = new Viewport(this.canvas); // first, so its Shift+arrows win
     this.canvas.addEventListener("keydown", (event) => this.key(event));
     this.table = el("div", { class: "gx-table" });
     const details = el(
@@ -189,6 +196,7 @@ export class Explorer {
       controls,
       toggles,
       this.narration,
+      this.viewport.toolbar,
       this.canvas,
       details,
     );
@@ -311,7 +319,7 @@ export class Explorer {
   }
 
   showStatus(status) {
-    if (this.result) return;
+    if (this.result && this.root.dataset.state !== "preview") return;
     if (status.phase === "error") {
       this.status.textContent = status.message;
       this.root.dataset.state = "error";
@@ -397,6 +405,15 @@ export class Explorer {
     }
     delete this.root.dataset.busy;
     this.receive(job, result);
+  }
+
+  /** Draw the graph the build embedded, while Python boots; the sliders wait for it. */
+  preview(result) {
+    this.text = this.input.value;
+    this.receive({ text: this.text, rebuild: true }, result);
+    this.root.dataset.state = "preview";
+    this.status.hidden = false;
+    for (const slider of this.sliders.querySelectorAll("input")) slider.disabled = true;
   }
 
   receive(job, result) {
@@ -577,8 +594,6 @@ export class Explorer {
     const arrow = `gx-arrow-${this.uid}`;
     const root = svg("svg", {
       class: "gx-svg",
-      width: g.width,
-      height: g.height,
       viewBox: `0 0 ${g.width} ${g.height}`,
       role: "img",
       "aria-label": `Computation graph of ${this.result.expression}: ${view.nodes.length} nodes. The table below lists them.`,
@@ -588,8 +603,7 @@ export class Explorer {
     const byId = new Map(view.nodes.map((n) => [n.id, n]));
     for (const e of view.edges) root.append(this.drawEdge(e, byId.get(e.target), snap, animate, arrow));
     for (const n of view.nodes) root.append(this.drawNode(n, snap));
-    this.canvas.textContent = "";
-    this.canvas.append(root);
+    this.viewport.show(root, g);
     for (const motion of root.querySelectorAll("animateMotion")) motion.beginElement?.();
   }
 

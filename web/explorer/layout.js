@@ -1,23 +1,37 @@
 // A layered left-to-right layout of a computation graph (a small Sugiyama layout).
 //
-// Every leaf sits in the first column and every operation one column right of its
-// furthest input, so the root is alone in the last column. An edge that jumps over
+// Every operation sits one column right of its furthest input, so the root is alone in
+// the last column. Leaves sit in the first column; in a deep graph (a long sum, say)
+// each leaf sits just left of its first use instead, so the first column does not
+// become a tall stack far from where its values are used. An edge that jumps over
 // columns gets a dummy point per skipped column, which keeps it from crossing cards.
 // Rows are ordered by barycentre sweeps (fewest crossings kept), then each column is
-// pulled towards its neighbours and pushed apart where cards would overlap.
+// pulled towards its neighbours and pushed apart where cards would overlap. A column
+// is as wide as its longest label needs, so short labels make a narrow graph.
 
 export const SIZES = {
-  nodeWidth: 156,
+  nodeWidth: 156, // the widest card: a label of `labelChars` characters
+  minNodeWidth: 112, // room for "value −98.01" and "grad −1.2e−4"
+  labelChars: 17, // longer labels are cut (explorer.js)
+  charWidth: 7.8, // of the bold 13px monospace label
+  cardPadding: 54, // left padding, the operation badge and right padding
   nodeHeight: 74,
-  columnGap: 176, // room for an arrow's label "grad × local = contribution"
+  columnGap: 132, // room for an arrow's label "grad × local = contribution"
   rowGap: 34,
   dummyHeight: 14,
-  margin: 24,
+  margin: 16,
   portSpread: 22, // vertical distance between the two input ports of an operation
+  deep: 5, // more columns than this: leaves move next to their first use
 };
 
+/** The width of a card for `label`, between the narrowest and the widest card. */
+export function cardWidth(label, S = SIZES) {
+  const chars = Math.min(label.length, S.labelChars);
+  return Math.round(Math.min(S.nodeWidth, Math.max(S.minNodeWidth, S.cardPadding + chars * S.charWidth)));
+}
+
 /**
- * @param {{id:number}[]} nodes  in topological order (inputs before results)
+ * @param {{id:number, label:string}[]} nodes  in topological order (inputs before results)
  * @param {{id:number, source:number, target:number, slot:number}[]} edges
  * @returns {{width, height, nodes: Map<id,{x,y,w,h,column}>, edges: Map<edgeId,{points}>}}
  */
@@ -28,11 +42,22 @@ export function layout(nodes, edges, sizes = SIZES) {
 
   // Columns: longest path from the leaves.
   const column = new Map();
+  const moved = new Set();
   for (const n of nodes) {
     const ins = inputs.get(n.id);
     column.set(n.id, ins.length ? 1 + Math.max(...ins.map((e) => column.get(e.source))) : 0);
   }
   const columns = 1 + Math.max(0, ...column.values());
+  if (columns > S.deep) {
+    for (const e of edges) {
+      if (inputs.get(e.source).length) continue;
+      const next = column.get(e.target) - 1;
+      const current = column.get(e.source);
+      // The first use (smallest column) wins; a leaf not moved yet is at 0.
+      if (!moved.has(e.source) || next < current) column.set(e.source, next);
+      moved.add(e.source);
+    }
+  }
 
   // Items per column: real nodes and one dummy per skipped column of a long edge.
   const items = new Map(); // key -> {key, column, height, real, up: [{key, port}], down: [{key, port}]}
@@ -65,7 +90,14 @@ export function layout(nodes, edges, sizes = SIZES) {
   order(layers);
   const y = place(layers, S);
 
-  const x = (col) => S.margin + col * (S.nodeWidth + S.columnGap);
+  const widths = Array(columns).fill(S.minNodeWidth);
+  for (const n of nodes) {
+    const c = column.get(n.id);
+    widths[c] = Math.max(widths[c], cardWidth(n.label ?? "", S));
+  }
+  const lefts = [S.margin];
+  for (let c = 1; c < columns; c++) lefts.push(lefts[c - 1] + widths[c - 1] + S.columnGap);
+  const x = (col) => lefts[col];
   const result = { nodes: new Map(), edges: new Map(), columns };
   let bottom = 0;
   for (const item of items.values()) bottom = Math.max(bottom, y.get(item.key) + item.height);
@@ -73,7 +105,7 @@ export function layout(nodes, edges, sizes = SIZES) {
     result.nodes.set(n.id, {
       x: x(column.get(n.id)),
       y: y.get(`n${n.id}`),
-      w: S.nodeWidth,
+      w: widths[column.get(n.id)],
       h: S.nodeHeight,
       column: column.get(n.id),
     });
@@ -87,14 +119,14 @@ export function layout(nodes, edges, sizes = SIZES) {
       const item = items.get(key);
       const cx = x(item.column);
       const cy = y.get(key) + item.height / 2;
-      points.push({ x: cx, y: cy }, { x: cx + S.nodeWidth, y: cy });
+      points.push({ x: cx, y: cy }, { x: cx + widths[item.column], y: cy });
     }
     const n = portsOf(e.target);
     const offset = n > 1 ? (e.slot / (n - 1) - 0.5) * S.portSpread : 0;
     points.push({ x: target.x, y: target.y + target.h / 2 + offset });
     result.edges.set(e.id, { points });
   }
-  result.width = x(columns - 1) + S.nodeWidth + S.margin;
+  result.width = x(columns - 1) + widths[columns - 1] + S.margin;
   result.height = bottom + S.margin;
   return result;
 }
@@ -171,6 +203,10 @@ function place(layers, S) {
     });
   }
   const centre = (item) => y.get(item.key) + item.height / 2;
+  const isLeaf = (key) => {
+    const item = layersItem(layers, key);
+    return item.real && item.down.length === 0;
+  };
   const portY = (link) => link.port * S.portSpread;
   const settle = (layer, want) => {
     // Keep the order; move each item as close to `want` as the items above allow,
@@ -190,7 +226,11 @@ function place(layers, S) {
   };
   for (let round = 0; round < 6; round++) {
     const towards = (side) => (item) => {
-      const links = item[side];
+      // An operation follows the operations it uses, not its leaves (which follow it), so
+      // a long chain such as a sum of many terms stays level instead of sliding down.
+      const all = item[side];
+      const ops = side === "down" ? all.filter((l) => !isLeaf(l.key)) : all;
+      const links = ops.length ? ops : all;
       if (!links.length) return centre(item);
       let sum = 0;
       for (const l of links) {
