@@ -324,7 +324,12 @@ export class Explorer {
       this.status.textContent = status.message;
       this.root.dataset.state = "error";
     } else if (status.phase !== "ready") {
-      this.status.textContent = status.message || "Starting Python…";
+      const waiting = status.message || "Starting Python…";
+      // The drawn graph and its timeline work already; only the sliders wait.
+      this.status.textContent =
+        this.root.dataset.state === "preview"
+          ? `${waiting} The sliders and new expressions work once it is ready.`
+          : waiting;
     }
   }
 
