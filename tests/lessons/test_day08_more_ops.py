@@ -98,7 +98,10 @@ def test_the_explorer_starts_at_the_dead_neurons_values(cells):
     # The cell's w = 1 and bias = -5, with its largest input: w x + b = 3 - 5 = -2.
     assert 1 * 3 - 5 == -2
     text = " ".join(PAGE.text.split())
-    assert "at the cell's $w = 1$ and $b = -5$, with its largest input, $x = 3$" in text
+    assert (
+        "at the cell's `w = 1` and `bias = -5` (called `b` here), with its largest input, $x = 3$"
+        in text
+    )
     assert "the ReLU's input is $w x + b = -2$" in text
     assert (cells["w"].data, cells["bias"].data, max(cells["inputs"])) == (1.0, -5.0, 3.0)
 
