@@ -141,7 +141,10 @@ BAD_FILES = {
     "not JSON": ("{oops", "not JSON"),
     "empty": ("", "not JSON"),
     "a list": ("[]", "not a file of exported work"),
-    "no marker": (json.dumps({"course": "derivative-to-gpt", "items": {}}), "not a file of exported"),
+    "no marker": (
+        json.dumps({"course": "derivative-to-gpt", "items": {}}),
+        "not a file of exported",
+    ),
     "another course": (
         json.dumps(work_file({}, course="another-course")),
         "This file is from another course (another-course), not this one: nothing was imported",
