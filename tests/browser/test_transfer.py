@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from helpers import cell, editor_text, set_code, wait_state
+from helpers import PLAYGROUND, cell, editor_text, set_code, wait_state
 
 from tests.browser.conftest import ROOT, PageWatch
 from tests.browser.test_accessibility import _RUN_AXE, AXE
@@ -331,6 +331,27 @@ def test_storage_refusing_midway_takes_back_what_was_written(course_page, base_u
     page.locator("[data-action=import-confirm]").click()
     assert "became full midway" in _alert(page) and "nothing was imported" in _alert(page)
     assert page.evaluate(_STORAGE) == before
+
+
+def test_work_a_full_storage_could_not_keep_is_exported_from_this_tab(
+    course_page, base_url, tmp_path
+):
+    page = course_page
+    page.add_init_script(
+        "Storage.prototype.setItem = function () {"
+        " throw new DOMException('The quota has been exceeded.', 'QuotaExceededError') }"
+    )
+    page.goto(base_url + PLAYGROUND)
+    set_code(cell(page, 0), "print('kept by this tab')")
+    page.wait_for_timeout(600)
+    page.locator(".course-storage-notice").filter(has_text="Export my work").wait_for()
+    # Instant navigation to the map (the playground's previous page): the same tab's memory.
+    page.wait_for_load_state("networkidle")
+    page.locator("a.md-footer__link--prev").click()
+    page.wait_for_url(base_url + "map/")
+    page.locator("[data-action=export]").wait_for()
+    _, data, _ = _export(page, tmp_path)
+    assert data["items"]["page/playground/cell/0"]["code"] == "print('kept by this tab')"
 
 
 def test_export_with_no_work_says_so_and_downloads_nothing(course_page, base_url):
