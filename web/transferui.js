@@ -150,9 +150,8 @@ class Transfer {
     const total = Object.keys(work.items).length;
     if (total === 0) return this.say(`${file.name} holds no work: nothing to import.`);
     if (plan.same.length === total) {
-      return this.say(
-        `Nothing to import: the ${plural(total, "item", "items")} in ${file.name} are already here.`,
-      );
+      const are = total === 1 ? "its one item is" : `all ${total} of its items are`;
+      return this.say(`Nothing to import from ${file.name}: ${are} already here.`);
     }
     this.showPreview(file.name, work, plan);
   }
@@ -235,7 +234,7 @@ class Transfer {
     const replaced = result.written - plan.add.length;
     const parts = [`${plan.add.length} new`, `${replaced} replaced`];
     const kept = options.keepNewer ? plan.newerHere.length : 0;
-    if (kept) parts.push(`${kept} kept as they were newer here`);
+    if (kept) parts.push(`${kept} kept, newer here`);
     this.say(
       `Imported ${plural(result.written, "item", "items")} from ${name} (${parts.join(", ")}). Your progress above is up to date.`,
     );

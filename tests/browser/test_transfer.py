@@ -221,6 +221,24 @@ def test_a_done_mark_survives_an_import_of_a_file_without_it(course_page, base_u
     assert page.evaluate(_WORK)[DONE_KEY] == "1"
 
 
+def test_a_file_of_what_is_already_here_imports_nothing_and_says_so(
+    course_page, base_url, tmp_path
+):
+    page = _map(course_page, base_url)
+    _put(page, {CELL_KEY: {"code": "mine", "saved": 1}, DONE_KEY: "1"})
+    path, _, _ = _export(page, tmp_path)
+    before = page.evaluate(_STORAGE)
+    _choose(page, path)
+    status = page.locator(".course-transfer__status")
+    status.filter(has_text="already here").wait_for()
+    assert (
+        status.inner_text()
+        == "Nothing to import from work.json: all 2 of its items are already here."
+    )
+    assert page.locator(".course-transfer__preview").is_hidden()
+    assert page.evaluate(_STORAGE) == before
+
+
 def _work_file(**fields):
     data = {
         "format": "course-work",
