@@ -5,9 +5,15 @@ manifest (course.py), so they are typed once. Each day carries
 `data-exercise="<slug>.py"` and the ids of its questions (`data-questions`, read from the
 lesson's `question` blocks); the browser marks the days whose exercise is done and counts
 the questions answered right (web/progress.js reads the runtime's saved flags and answers).
+
+Below the progress line, an empty `course-transfer` block gets the buttons "Export my work" and
+"Import my work" (web/transferui.js); it carries the course's version (pyproject.toml's), which
+an exported file records beside the storage version.
 """
 
+import html
 import posixpath
+import tomllib
 from pathlib import Path
 
 import course
@@ -36,12 +42,20 @@ def _source(f):
     return Path(f.abs_src_path).read_text(encoding="utf-8")
 
 
-def render(entries, page_uri):
+def course_version(root=course.ROOT):
+    """The course's version, as pyproject.toml gives it ("0.1.0")."""
+    with open(Path(root) / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["project"]["version"]
+
+
+def render(entries, page_uri, version=""):
     here = posixpath.dirname(page_uri)
     total = sum(meta["time"] for meta, _ in entries)
     out = [
         f"{len(entries)} days, about {_minutes(total)} of reading, running and exercises. "
         '<span class="course-map__progress" data-total="' + str(len(entries)) + '"></span>',
+        "",
+        f'<div class="course-transfer" data-course-version="{html.escape(version)}"></div>',
         "",
     ]
     for phase in course.PHASES:
@@ -80,4 +94,5 @@ def on_page_markdown(markdown, page, config, files):
     if PLACEHOLDER not in markdown:
         return markdown
     days = course.load(config.docs_dir).days if config else None
-    return markdown.replace(PLACEHOLDER, render(lessons(files, days), page.file.src_uri))
+    table = render(lessons(files, days), page.file.src_uri, course_version())
+    return markdown.replace(PLACEHOLDER, table)

@@ -11,6 +11,7 @@ import { flushSaves } from "./storage.js";
 import { showProgress } from "./progress.js";
 import { mountQuestions } from "./questions.js";
 import { showOfflineState, startServiceWorker } from "./offline.js";
+import { mountTransfer } from "./transferui.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -72,6 +73,7 @@ function mount() {
   mountQuestions(root, { page });
   showProgress(root);
   showOfflineState(root);
+  mountTransfer(root); // the course map's Export my work / Import my work
   mountExplorerPage(root, client, { page });
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);

@@ -1,7 +1,7 @@
 // The learner's progress on every page: the course map's marks and counts, and the lessons of
 // the left navigation whose exercise is done. It reads the "done" flags and the answers
 // storage.js keeps, and runs again on every page of instant navigation and whenever an
-// exercise or a question changes state.
+// exercise or a question changes state, or an import brings work from another browser.
 
 import { isDone, loadAnswer, questionKey } from "./storage.js";
 
@@ -18,7 +18,8 @@ function lessonFile(href) {
   return m ? `${m[1]}.py` : null;
 }
 
-function mark() {
+/** Mark the page's progress from what storage holds now (after an import, say). */
+export function markProgress() {
   let done = 0;
   for (const el of document.querySelectorAll(".course-done[data-exercise]")) {
     const ok = isDone(el.dataset.exercise);
@@ -52,11 +53,11 @@ function mark() {
 
 /** Mark the page now, and again when one of its exercises passes or another tab saves. */
 export function showProgress(root) {
-  mark();
-  const observer = new MutationObserver(mark);
+  markProgress();
+  const observer = new MutationObserver(markProgress);
   for (const el of root.querySelectorAll("[data-exercise][data-state], [data-question][data-state]")) {
     observer.observe(el, { attributes: true, attributeFilter: ["data-state"] });
   }
 }
 
-globalThis.addEventListener?.("storage", mark); // another tab finished an exercise
+globalThis.addEventListener?.("storage", markProgress); // another tab finished an exercise

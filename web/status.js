@@ -7,9 +7,9 @@ let unsubscribe = null;
 let unsubscribeStorage = null;
 
 const STORAGE_NOTICE = {
-  full: "This browser's storage for this site is full, so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises) to keep them.",
+  full: "This browser's storage for this site is full, so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises), or all your work with Export my work on the course map, to keep them.",
   disabled:
-    "This browser does not let the site save anything (storage is turned off, as in some private windows), so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises) to keep them.",
+    "This browser does not let the site save anything (storage is turned off, as in some private windows), so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises), or all your work with Export my work on the course map, to keep them.",
 };
 
 export function mountStatus(root, client) {

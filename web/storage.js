@@ -8,8 +8,11 @@
 // When storage is full or disabled, the edit is kept in memory for this tab and the
 // page is told once (onStorageProblem), so the learner knows their work is not kept.
 
-const COURSE = "derivative-to-gpt";
-const VERSION = 1;
+export const COURSE = "derivative-to-gpt";
+/** The version of the keys and values below; a file of exported work carries it. */
+export const VERSION = 1;
+// Every item of the learner's work has a key under this prefix (the probe's does not).
+const WORK_PREFIX = `${COURSE}/v${VERSION}/`;
 const SAVE_DELAY_MS = 300;
 
 /** FNV-1a, 32 bits, as 8 hex digits: enough to notice that an original changed. */
@@ -81,16 +84,16 @@ export function probeStorage() {
 }
 
 export function cellKey(page, index) {
-  return `${COURSE}/v${VERSION}/page/${page}/cell/${index}`;
+  return `${WORK_PREFIX}page/${page}/cell/${index}`;
 }
 
 export function exerciseKey(file) {
-  return `${COURSE}/v${VERSION}/exercise/${file}`;
+  return `${WORK_PREFIX}exercise/${file}`;
 }
 
 /** A check for understanding: `page` as in cellKey, `id` the question's own (never renamed). */
 export function questionKey(page, id) {
-  return `${COURSE}/v${VERSION}/page/${page}/question/${id}`;
+  return `${WORK_PREFIX}page/${page}/question/${id}`;
 }
 
 /** A guided task of a page (the explorer's): `id` the task's own, as in data-task. */
@@ -184,4 +187,53 @@ export function isDone(file) {
 
 export function markDone(file) {
   write(`${exerciseKey(file)}/done`, "1");
+}
+
+/** Every item of the learner's work, {key after the course's prefix: stored text}: what this
+ *  browser keeps, and what only this tab holds because storage refused it (so an export saves
+ *  it too). Pending edits are written first. */
+export function savedWork() {
+  flushSaves();
+  const items = {};
+  try {
+    const store = storage();
+    for (let i = 0; i < (store?.length ?? 0); i++) {
+      const key = store.key(i);
+      if (key?.startsWith(WORK_PREFIX)) items[key.slice(WORK_PREFIX.length)] = store.getItem(key);
+    }
+  } catch {
+    // storage disabled: what this tab holds is all there is
+  }
+  for (const [key, value] of memory) {
+    if (!key.startsWith(WORK_PREFIX)) continue;
+    if (value === null) delete items[key.slice(WORK_PREFIX.length)];
+    else items[key.slice(WORK_PREFIX.length)] = value;
+  }
+  return items;
+}
+
+/** Write every [key after the prefix, text] of `entries`, or none: when storage refuses one,
+ *  what was already written is put back as it was. Returns null, or why ("full", "disabled"). */
+export function writeWork(entries) {
+  const store = storage();
+  if (!store) return "disabled";
+  const before = [];
+  try {
+    for (const [key, value] of entries) {
+      before.push([WORK_PREFIX + key, store.getItem(WORK_PREFIX + key)]);
+      store.setItem(WORK_PREFIX + key, value);
+    }
+  } catch (err) {
+    for (const [key, value] of before.reverse()) {
+      try {
+        if (value === null) store.removeItem(key);
+        else store.setItem(key, value); // it fitted before, and the newer items are gone again
+      } catch {
+        // nothing more can be done: the browser refuses even what it held
+      }
+    }
+    return err?.name === "QuotaExceededError" ? "full" : "disabled";
+  }
+  for (const [key] of entries) memory.delete(WORK_PREFIX + key); // storage holds it now
+  return null;
 }

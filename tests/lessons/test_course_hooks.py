@@ -1,6 +1,7 @@
 """The navigation, the day badge, the notebook link and the course map, as the site build
 applies them. The hooks are importable by name: pyproject.toml puts hooks/ on pytest's path."""
 
+import tomllib
 from types import SimpleNamespace
 
 import pytest
@@ -98,6 +99,20 @@ def test_course_map_lists_every_day_with_its_time():
     phase2 = sum(load(p).meta["time"] for p in lesson_paths() if load(p).meta["phase"] == 2)
     assert course_map._minutes(phase2) in out
     assert course_map._minutes(125) == "2 h 05 min" and course_map._minutes(45) == "45 min"
+
+
+def test_course_map_carries_the_course_version_for_an_export_of_work():
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert course_map.course_version() == version["version"]
+    files = _files()
+    out = course_map.render(course_map.lessons(files), "map.md", "1.2.3")
+    block = '<div class="course-transfer" data-course-version="1.2.3"></div>'
+    assert out.count(block) == 1
+    # Below the progress line and above the first phase, where the buttons belong.
+    assert out.index("course-map__progress") < out.index(block) < out.index("\n## ")
+    page = _page("map.md", {"title": "Course map"}, files)
+    built = course_map.on_page_markdown(f"# Map\n\n{course_map.PLACEHOLDER}\n", page, None, files)
+    assert f'data-course-version="{version["version"]}"' in built
 
 
 def test_map_page_has_the_placeholder():

@@ -1,0 +1,248 @@
+// The course map's "Export my work" and "Import my work" (the work itself is transfer.js's):
+// two buttons, a file picker behind the second, a preview of what an import would change
+// with Import and Cancel, a status line that says what happened, and an alert for a file
+// that cannot be imported.
+
+import { button } from "./button.js";
+import { markProgress } from "./progress.js";
+import {
+  applyImport,
+  checkFileSize,
+  countItems,
+  describeCounts,
+  describeItem,
+  exportWork,
+  fileName,
+  planImport,
+  readWorkFile,
+} from "./transfer.js";
+
+const LISTED = 12; // replaced items named in the preview; more are counted
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+function element(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function download(name, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+/** A list item "2 would replace …" with the items named below it. */
+function itemList(text, keys) {
+  const li = element("li", "", text);
+  const names = element("ul");
+  for (const key of keys.slice(0, LISTED)) names.append(element("li", "", describeItem(key)));
+  if (keys.length > LISTED) names.append(element("li", "", `and ${keys.length - LISTED} more`));
+  li.append(names);
+  return li;
+}
+
+function exportedOn(work) {
+  const when = new Date(work.exported);
+  const parts = [];
+  if (!Number.isNaN(when.getTime())) {
+    parts.push(`exported on ${when.toLocaleDateString(undefined, { dateStyle: "medium" })}`);
+  }
+  if (work.siteVersion) parts.push(`course version ${work.siteVersion}`);
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
+class Transfer {
+  constructor(box) {
+    this.box = box;
+    this.version = box.dataset.courseVersion ?? "";
+    box.replaceChildren();
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", "Your work");
+
+    const intro = element(
+      "p",
+      "course-transfer__intro",
+      "To keep a copy of your work or take it to another browser, export it to one file (every edit, finished exercise and answer) and import that file there.",
+    );
+    this.exportButton = button(
+      "export",
+      "⤓ Export my work",
+      "Save your edits, finished exercises and answers to one file",
+    );
+    this.importButton = button(
+      "import",
+      "⤒ Import my work",
+      "Add the work saved in such a file to this browser",
+    );
+    // The real picker, opened by the labelled button (a file input cannot be styled as one).
+    this.picker = document.createElement("input");
+    this.picker.type = "file";
+    this.picker.accept = ".json,application/json";
+    this.picker.hidden = true;
+    this.picker.setAttribute("aria-label", "Import my work: choose a file");
+    const actions = element("div", "course-transfer__actions");
+    actions.append(this.exportButton, this.importButton, this.picker);
+
+    this.status = element("p", "course-transfer__status");
+    this.status.setAttribute("role", "status");
+    this.alert = element("p", "course-transfer__error");
+    this.alert.setAttribute("role", "alert");
+    this.preview = element("div", "course-transfer__preview");
+    this.preview.hidden = true;
+    box.append(intro, actions, this.status, this.alert, this.preview);
+
+    this.exportButton.addEventListener("click", () => this.export());
+    this.importButton.addEventListener("click", () => this.picker.click());
+    this.picker.addEventListener("change", () => {
+      const file = this.picker.files?.[0];
+      this.picker.value = ""; // the same file may be chosen again
+      if (file) this.read(file);
+    });
+  }
+
+  say(text) {
+    this.alert.textContent = "";
+    this.status.textContent = text;
+  }
+
+  fail(text) {
+    this.status.textContent = "";
+    this.alert.textContent = text;
+  }
+
+  export() {
+    this.closePreview();
+    const now = new Date();
+    const file = exportWork({ siteVersion: this.version, now });
+    if (Object.keys(file.items).length === 0) {
+      this.say("There is no saved work in this browser yet: nothing to export.");
+      return;
+    }
+    const name = fileName(now);
+    download(name, JSON.stringify(file, null, 1));
+    this.say(`Exported to ${name}: ${describeCounts(countItems(file.items))}.`);
+  }
+
+  /** Read and check the whole file before anything is shown or written. */
+  async read(file) {
+    this.closePreview();
+    this.say("");
+    const tooLarge = checkFileSize(file.size);
+    if (tooLarge) return this.fail(tooLarge);
+    let text;
+    try {
+      text = await file.text();
+    } catch {
+      return this.fail(
+        "This file could not be read. Choose it again, or export it again: nothing was imported.",
+      );
+    }
+    const { work, error } = readWorkFile(text);
+    if (error) return this.fail(error);
+    const plan = planImport(work);
+    const total = Object.keys(work.items).length;
+    if (total === 0) return this.say(`${file.name} holds no work: nothing to import.`);
+    if (plan.same.length === total) {
+      const are = total === 1 ? "its one item is" : `all ${total} of its items are`;
+      return this.say(`Nothing to import from ${file.name}: ${are} already here.`);
+    }
+    this.showPreview(file.name, work, plan);
+  }
+
+  showPreview(name, work, plan) {
+    const title = element("p", "course-transfer__title");
+    title.id = "course-transfer-title";
+    title.tabIndex = -1;
+    title.append(element("strong", "", `Import from ${name}?`), exportedOn(work));
+
+    const summary = element("ul", "course-transfer__summary");
+    summary.append(element("li", "", `${plural(plan.add.length, "new item", "new items")} to add`));
+    if (plan.replace.length) {
+      summary.append(
+        itemList(
+          `${plural(plan.replace.length, "item replaces", "items replace")} different work here (the file's is newer):`,
+          plan.replace,
+        ),
+      );
+    }
+    const keepNewer = document.createElement("input");
+    keepNewer.type = "checkbox";
+    if (plan.newerHere.length) {
+      const li = itemList(
+        `${plural(plan.newerHere.length, "item is", "items are")} newer here and kept:`,
+        plan.newerHere,
+      );
+      const label = element("label", "course-transfer__choice");
+      label.append(keepNewer, " Replace these with the file's too");
+      li.append(label);
+      summary.append(li);
+    }
+    summary.append(element("li", "", `${plural(plan.same.length, "item is", "items are")} the same here`));
+    const rule = element(
+      "p",
+      "course-transfer__rule",
+      "Where both hold an item, the one saved last wins; work that is only here is kept, and a finished exercise stays finished.",
+    );
+
+    const confirm = button("import-confirm", "Import", "Write the items above into this browser");
+    const cancel = button("import-cancel", "Cancel", "Close this preview and change nothing");
+    const actions = element("div", "course-transfer__actions");
+    actions.append(confirm, cancel);
+    const writes = () =>
+      plan.add.length + plan.replace.length + (keepNewer.checked ? plan.newerHere.length : 0);
+    const update = () => (confirm.disabled = writes() === 0);
+    keepNewer.addEventListener("change", update);
+    update();
+    confirm.addEventListener("click", () => this.import(name, plan, { keepNewer: !keepNewer.checked }));
+    cancel.addEventListener("click", () => this.cancel());
+
+    this.preview.replaceChildren(title, summary, rule, actions);
+    this.preview.setAttribute("role", "group");
+    this.preview.setAttribute("aria-labelledby", title.id);
+    // Escape is Cancel; every other key (Tab among them) goes on as usual.
+    this.preview.onkeydown = (event) => {
+      if (event.key === "Escape") this.cancel();
+    };
+    this.preview.hidden = false;
+    title.focus();
+  }
+
+  closePreview() {
+    this.preview.hidden = true;
+    this.preview.replaceChildren();
+  }
+
+  cancel() {
+    this.closePreview();
+    this.say("Import cancelled: nothing changed.");
+    this.importButton.focus();
+  }
+
+  import(name, plan, options) {
+    const result = applyImport(plan, options);
+    this.closePreview();
+    this.importButton.focus();
+    if (result.error) return this.fail(result.error);
+    markProgress();
+    const replaced = result.written - plan.add.length;
+    const parts = [`${plan.add.length} new`, `${replaced} replaced`];
+    const kept = options.keepNewer ? plan.newerHere.length : 0;
+    if (kept) parts.push(`${kept} kept, newer here`);
+    this.say(
+      `Imported ${plural(result.written, "item", "items")} from ${name} (${parts.join(", ")}). Your progress above is up to date.`,
+    );
+  }
+}
+
+/** On the course map (its `.course-transfer` block, hooks/course_map.py): the two buttons. */
+export function mountTransfer(root) {
+  const box = root.querySelector(".course-transfer");
+  return box ? new Transfer(box) : null;
+}
