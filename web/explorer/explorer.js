@@ -12,6 +12,7 @@ import presets from "../../explorer/presets.json";
 import { chainFormula, num, opName, opSymbol } from "./format.js";
 import { layout } from "./layout.js";
 import { snapshot, stepCount } from "./timeline.js";
+import { View3d } from "./view3d.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
 // (explorer.PRESETS); esbuild inlines it into the bundle.
@@ -192,6 +193,7 @@ export class Explorer {
     );
     this.controls = [...Object.values(this.buttons), this.scrub];
     this.setEnabled(false);
+    this.view3d = new View3d(this); // its switch and stage, beside the 2-D drawing
   }
 
   /** An id unique to this explorer on the page. */
@@ -433,6 +435,7 @@ export class Explorer {
     this.result = null;
     this.structure = null;
     this.canvas.textContent = "";
+    this.view3d.clear();
     this.table.textContent = "";
     this.narration.textContent = "";
     this.sliders.hidden = true;
@@ -547,6 +550,7 @@ export class Explorer {
     this.buttons.backward.setAttribute("aria-pressed", String(this.mode === "backward"));
     this.narration.textContent = snap.narration;
     this.draw(view, snap, animate && !reducedMotion());
+    this.view3d.render(view, snap, animate);
     this.drawTable(view, snap);
   }
 
