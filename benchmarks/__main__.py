@@ -11,6 +11,7 @@ SUITES = {
     "gpt": "gpt",  # one microGPT training step against the microGPT-style Value
     "grading": "grading",  # all of solutions/ through the sandbox, and the cost per case
     "browser": "browser",  # first cell output against a bare Pyodide boot, in Chromium
+    "view3d": "view3d",  # the explorer's 3-D view: chunk size, time to its first frame, a step
 }
 
 
