@@ -62,11 +62,18 @@ def test_the_switch_turns_3d_on_and_off(open_explorer):
     # Something is drawn: a canvas of one colour compresses to a few hundred bytes.
     assert len(page.locator(".gx-stage canvas").screenshot()) > 5_000
 
+    page.evaluate(
+        "() => { const c = document.querySelector('.gx-stage canvas');"
+        " c.addEventListener('webglcontextlost', () => (window.contextLost = true)); }"
+    )
     toggle.click()
     assert toggle.get_attribute("aria-pressed") == "false"
     assert page.locator(".gx-canvas").is_visible()
     assert not page.locator(".gx-stage").is_visible()
     assert page.locator("[data-explorer]").get_attribute("data-view") == "2d"
+    # Turning it off frees its WebGL context on purpose: that is not news to announce.
+    page.wait_for_function("() => window.contextLost === true")
+    assert not page.locator(".gx-view3d__note").is_visible()
     # The 2-D hooks never stopped: the graph is still there, numbers and all.
     assert page.locator("[data-node]").count() == 5
 
@@ -243,3 +250,35 @@ def test_with_webgl_1_only_the_switch_says_it_needs_webgl_2(browser, harness_dir
         assert page.locator(".gx-view3d__note").text_content() == NO_WEBGL2
     finally:
         page.context.close()
+
+
+def test_a_lost_webgl_context_brings_2d_back_and_says_so(open_explorer):
+    page = open_explorer("(a + b) * c")
+    switch_to_3d(page)
+    # The browser takes the context back (as it may under memory pressure).
+    page.evaluate(
+        "() => document.querySelector('.gx-stage canvas').getContext('webgl2')"
+        ".getExtension('WEBGL_lose_context').loseContext()"
+    )
+    note = page.locator(".gx-view3d__note")
+    note.wait_for(state="visible")
+    assert "lost its WebGL context" in note.text_content()
+    assert page.locator("[data-action=view-3d]").get_attribute("aria-pressed") == "false"
+    assert page.locator(".gx-canvas").is_visible()
+    # The switch still works: a new canvas, a new context.
+    switch_to_3d(page)
+    assert page.locator(".gx-stage canvas").is_visible()
+    assert not note.is_visible()
+
+
+def test_leaving_the_page_frees_the_webgl_context(open_explorer):
+    # Instant navigation swaps the page's content: the explorer goes, its context must too
+    # (a page may hold only a few).
+    page = open_explorer("(a + b) * c")
+    switch_to_3d(page)
+    page.evaluate(
+        "() => { const c = document.querySelector('.gx-stage canvas');"
+        " c.addEventListener('webglcontextlost', () => (window.contextLost = true));"
+        " document.querySelector('[data-explorer]').remove(); }"
+    )
+    page.wait_for_function("() => window.contextLost === true")

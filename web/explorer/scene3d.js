@@ -287,7 +287,11 @@ export class GraphScene {
   dispose() {
     this.clear();
     this.renderer.dispose();
-    this.renderer.forceContextLoss();
+    try {
+      this.renderer.forceContextLoss();
+    } catch {
+      // already lost (the browser took it back): nothing left to free
+    }
   }
 }
 

@@ -147,6 +147,7 @@ export class View3d {
       return;
     }
     canvas.addEventListener("webglcontextlost", (event) => {
+      if (canvas !== this.canvas) return; // switched off: its context was freed on purpose
       event.preventDefault();
       this.fail("The 3-D view lost its WebGL context; the 2-D view is back.");
     });
@@ -174,9 +175,11 @@ export class View3d {
     this.explorer.root.dataset.view = "2d";
     this.resizer?.disconnect();
     this.resizer = null;
-    this.scene?.dispose();
+    const scene = this.scene;
     this.scene = null;
+    this.canvas = null;
     this.geometry = null;
+    scene?.dispose();
     if (!this.button.disabled) this.say("");
   }
 
