@@ -282,3 +282,17 @@ def test_leaving_the_page_frees_the_webgl_context(open_explorer):
         " document.querySelector('[data-explorer]').remove(); }"
     )
     page.wait_for_function("() => window.contextLost === true")
+
+
+def test_switching_palettes_repaints_the_3d_view(open_explorer):
+    page = open_explorer("(a + b) * c")
+    # Material's dark palette sets its colours under this attribute of <body>.
+    page.add_style_tag(
+        content="[data-md-color-scheme=slate] { --md-default-bg-color: #1e2129;"
+        " --md-default-fg-color: #e2e4e9; }"
+    )
+    switch_to_3d(page)
+    canvas = page.locator(".gx-stage canvas")
+    light = canvas.screenshot()
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    assert canvas.screenshot() != light

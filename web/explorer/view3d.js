@@ -163,6 +163,9 @@ export class View3d {
     this.geometry = null;
     this.resizer = new ResizeObserver(() => this.fitStage());
     this.resizer.observe(this.stage);
+    // The reader switches palettes (Material sets it on <body>): repaint in the new colours.
+    this.palette = new MutationObserver(() => this.scene && this.paint(false));
+    this.palette.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
     this.paint(false);
   }
 
@@ -174,7 +177,8 @@ export class View3d {
     this.explorer.canvas.hidden = false;
     this.explorer.root.dataset.view = "2d";
     this.resizer?.disconnect();
-    this.resizer = null;
+    this.palette?.disconnect();
+    this.resizer = this.palette = null;
     const scene = this.scene;
     this.scene = null;
     this.canvas = null;
