@@ -296,3 +296,33 @@ def test_switching_palettes_repaints_the_3d_view(open_explorer):
     light = canvas.screenshot()
     page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
     assert canvas.screenshot() != light
+
+
+def test_quick_presses_while_three_js_loads_end_with_one_view(page, open_explorer):
+    # Count the canvases that got a WebGL 2 context: the page's check, then each 3-D scene.
+    page.add_init_script(
+        """
+        const getContext = HTMLCanvasElement.prototype.getContext;
+        const seen = new WeakSet();
+        window.webgl2Canvases = 0;
+        HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+          const gl = getContext.call(this, kind, ...rest);
+          if (kind === "webgl2" && gl && !seen.has(this)) {
+            seen.add(this);
+            window.webgl2Canvases += 1;
+          }
+          return gl;
+        };
+        """
+    )
+    page = open_explorer("(a + b) * c")
+    assert page.evaluate("window.webgl2Canvases") == 1  # the check whether to offer 3-D
+    # On, off, on before the chunk has arrived: one scene, 3-D on.
+    page.evaluate(
+        "() => { const t = document.querySelector('[data-action=view-3d]');"
+        " t.click(); t.click(); t.click(); }"
+    )
+    page.wait_for_selector(".gx-stage[data-step] canvas")
+    assert page.locator("[data-action=view-3d]").get_attribute("aria-pressed") == "true"
+    assert page.locator(".gx-stage canvas").count() == 1
+    assert page.evaluate("window.webgl2Canvases") == 2

@@ -66,6 +66,7 @@ export class View3d {
   constructor(explorer) {
     this.explorer = explorer;
     this.on = false;
+    this.presses = 0; // a slow first load may be overtaken by a later press
     this.scene = null;
     this.module = null;
     this.geometry = null;
@@ -127,6 +128,7 @@ export class View3d {
   }
 
   async switchOn() {
+    const press = ++this.presses;
     this.on = true;
     this.button.setAttribute("aria-pressed", "true");
     this.say("Loading the 3-D view…");
@@ -136,7 +138,7 @@ export class View3d {
       this.fail(`The 3-D view could not load (${err.message || err}); the 2-D view stays.`);
       return;
     }
-    if (!this.on) return; // switched off while it loaded
+    if (!this.on || press !== this.presses) return; // switched off (or on again) while it loaded
     const canvas = el("canvas", { role: "img", class: "gx-stage__canvas" });
     try {
       this.scene = new this.module.GraphScene(canvas);
