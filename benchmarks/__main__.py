@@ -12,6 +12,7 @@ SUITES = {
     "grading": "grading",  # all of solutions/ through the sandbox, and the cost per case
     "browser": "browser",  # first cell output against a bare Pyodide boot, in Chromium
     "explorer": "explorer_first_graph",  # the explorer's first graph, prerendered and live
+    "view3d": "view3d",  # the explorer's 3-D view: chunk size, time to its first frame, a step
 }
 
 

@@ -1,5 +1,6 @@
 // Bundle the browser runtime with esbuild: `node web/build.mjs <outdir>`.
-// course.js (page), worker.js (module worker) and course.css land in <outdir>.
+// course.js (page), worker.js (module worker) and course.css land in <outdir>; what a page
+// imports only on demand (the explorer's 3-D view, three.js) in <outdir>/chunks/.
 
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,8 @@ await build({
   outdir,
   bundle: true,
   format: "esm",
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   target: ["es2022"],
   minify: true,
   sourcemap: false,

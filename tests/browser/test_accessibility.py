@@ -1,6 +1,6 @@
 """Readable in both palettes and usable by keyboard: axe-core (the pinned npm package) finds
 no serious or critical violation of WCAG 2.1 A/AA on a lesson, the explorer, the map and a
-notebook's page, light and dark; editors neither hide lines nor trap the page in a scroll
+notebook's page, light and dark (the explorer with its 3-D view on too); editors neither hide lines nor trap the page in a scroll
 area; a notebook's page typesets its math; the contents list shows math as plain text."""
 
 from __future__ import annotations
@@ -43,6 +43,19 @@ def test_axe_finds_no_serious_violation(course_page, base_url, path, scheme):
     page.wait_for_load_state("networkidle")
     page.wait_for_function("document.querySelector('article') !== null")
     _palette(page, scheme)
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(_RUN_AXE)
+    assert not violations, "\n".join(violations)
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_axe_finds_no_serious_violation_with_the_3d_view_on(course_page, base_url, scheme):
+    page = course_page
+    page.goto(base_url + "explorer/")
+    page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
+    _palette(page, scheme)
+    page.click("[data-action=view-3d]")
+    page.wait_for_selector(".gx-stage[data-step] canvas")
     page.add_script_tag(path=str(AXE))
     violations = page.evaluate(_RUN_AXE)
     assert not violations, "\n".join(violations)

@@ -160,3 +160,20 @@ def test_the_graph_is_drawn_while_python_boots(course_page, base_url):
     page.context.unroute("**/pyodide.asm.wasm")
     page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
     assert page.locator("input[data-var=a]").is_enabled()
+
+
+def test_the_3d_view_loads_three_js_from_the_site_on_demand(course_page, base_url, site_dir):
+    page = course_page
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(base_url + EXPLORER)
+    page.wait_for_selector("[data-explorer][data-state=ready]", timeout=120_000)
+    chunk = "assets/course/chunks/scene3d-"
+    assert not [u for u in fetched if chunk in u]  # a page that never asks never pays
+    page.click("[data-action=view-3d]")
+    page.wait_for_selector(".gx-stage[data-step] canvas")
+    (url,) = [u for u in fetched if chunk in u]
+    assert url.startswith(base_url)  # the site's own copy (the watch fails any other host)
+    assert (site_dir / url.removeprefix(base_url)).is_file()
+    # The 3-D view shows the explorer's step: (a*b + c) * f, built, has all 7 values.
+    assert page.locator(".gx-stage").get_attribute("data-valued") == "7"

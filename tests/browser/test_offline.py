@@ -199,6 +199,9 @@ def test_the_service_worker_is_given_every_file_and_the_isolation_headers(site_d
     assert any(p.startswith("pyodide/engine-") and p.endswith(".whl") for p in files)
     assert files["notebooks/day01_derivative/"][2] is False  # kept once visited
     assert "sw.js" not in files and "_headers" not in files
+    # The explorer's 3-D view (three.js) is a chunk loaded on demand: kept offline all the same.
+    (scene,) = [p for p in files if p.startswith("assets/course/chunks/scene3d-")]
+    assert files[scene][2] is True
     # Every other file is listed: all but the host's and the developer tools' files.
     left_out = {"sw.js", "_headers", "sitemap.xml.gz"}
     on_disk = {

@@ -7,18 +7,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+# As web/build.mjs: split, so the 3-D view's scene (three.js) is a chunk loaded on demand.
 _SCRIPT = (
     "const { buildSync } = require('esbuild');"
     "const [src, dst] = process.argv.slice(1);"
-    "for (const [entry, outfile] of [[src + '/explorer.js', dst + '/harness.js'],"
-    " [src + '/tasks.js', dst + '/harness-tasks.js'],"
-    " [src + '/explorer.css', dst + '/harness.css']])"
-    " buildSync({ entryPoints: [entry], outfile, bundle: true, format: 'esm', logLevel: 'warning' });"
+    "const common = { bundle: true, format: 'esm', logLevel: 'warning' };"
+    "buildSync({ ...common, entryPoints: { harness: src + '/explorer.js',"
+    " 'harness-tasks': src + '/tasks.js' }, outdir: dst,"
+    " splitting: true, chunkNames: 'chunks/[name]-[hash]' });"
+    "buildSync({ ...common, entryPoints: [src + '/explorer.css'], outfile: dst + '/harness.css' });"
 )
 
 
 def bundle_explorer(out: Path) -> Path:
-    """Write the harness bundles (explorer, tasks, css) into `out`; skip without Node/esbuild."""
+    """Write harness.js, harness-tasks.js, their chunks/ and harness.css into `out`; skip
+    the test without Node or esbuild."""
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules" / "esbuild").is_dir():
         pytest.skip("needs Node.js and `npm ci` (esbuild) to bundle web/explorer")

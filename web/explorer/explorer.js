@@ -17,6 +17,7 @@ import { takePrerendered } from "./prerender.js";
 import { sliderRange } from "./sliders.js";
 import { graphState } from "./state.js";
 import { snapshot, stepCount } from "./timeline.js";
+import { View3d } from "./view3d.js";
 import { Viewport } from "./viewport.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
@@ -202,6 +203,7 @@ export class Explorer {
     );
     this.controls = [...Object.values(this.buttons), this.scrub];
     this.setEnabled(false);
+    this.view3d = new View3d(this); // its switch and stage, beside the 2-D drawing
   }
 
   /** An id unique to this explorer on the page. */
@@ -478,6 +480,7 @@ export class Explorer {
     this.result = null;
     this.structure = null;
     this.canvas.textContent = "";
+    this.view3d.clear();
     this.table.textContent = "";
     this.narration.textContent = "";
     this.sliders.hidden = true;
@@ -590,6 +593,7 @@ export class Explorer {
     this.buttons.backward.setAttribute("aria-pressed", String(this.mode === "backward"));
     this.narration.textContent = snap.narration;
     this.draw(view, snap, animate && !reducedMotion());
+    this.view3d.render(view, snap, animate);
     this.drawTable(view, snap);
     this.changed(snap);
   }
