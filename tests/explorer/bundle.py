@@ -12,9 +12,9 @@ _SCRIPT = (
     "const { buildSync } = require('esbuild');"
     "const [src, dst] = process.argv.slice(1);"
     "const common = { bundle: true, format: 'esm', logLevel: 'warning' };"
-    "buildSync({ ...common, entryPoints: { harness: src + '/explorer.js',"
-    " 'harness-tasks': src + '/tasks.js' }, outdir: dst,"
+    "buildSync({ ...common, entryPoints: { harness: src + '/explorer.js' }, outdir: dst,"
     " splitting: true, chunkNames: 'chunks/[name]-[hash]' });"
+    "buildSync({ ...common, entryPoints: [src + '/tasks.js'], outfile: dst + '/harness-tasks.js' });"
     "buildSync({ ...common, entryPoints: [src + '/explorer.css'], outfile: dst + '/harness.css' });"
 )
 

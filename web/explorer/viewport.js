@@ -91,6 +91,7 @@ export class Viewport {
     if (!g) return 1;
     const style = getComputedStyle(this.canvas);
     const width = this.canvas.clientWidth - 2; // sub-pixel rounding must not add a scroll bar
+    if (width <= 0) return this.scale; // hidden (the 3-D view is on): fitted again when shown
     const tallest = parseFloat(style.maxHeight) || Infinity;
     return Math.min(1, width / g.width, (tallest - 2) / g.height);
   }
