@@ -14,7 +14,9 @@ the same parser the explorer uses, so a lesson cannot ship a refused one.
 
 The block carries its first graph: `explorer.explore(expression, values)` is run here, in
 the build's CPython with the same engine the page's Python runs, and its JSON is embedded
-in a <script type="application/json">. The page draws it at once, while Python boots in
+in the block's `data-explorer-trace` attribute (not in a <script>: Material's instant
+navigation re-creates a page's inline scripts without their type, and would run the JSON as
+JavaScript). The page draws it at once, while Python boots in
 the worker; the sliders and the expression box go live once Python answers.
 """
 
@@ -33,7 +35,7 @@ __all__ = [
     "ExplorerError",
     "explorer_fence",
     "format_explorer",
-    "script_json",
+    "trace_attribute",
     "validate_explorer",
 ]
 
@@ -77,10 +79,9 @@ def validate_explorer(language, inputs, options, attrs, md):
     return True
 
 
-def script_json(data) -> str:
-    """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or open a comment."""
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def trace_attribute(data) -> str:
+    """The JSON of `data` as an HTML attribute's value (quotes, `<` and `&` escaped)."""
+    return html.escape(json.dumps(data, separators=(",", ":"), allow_nan=False), quote=True)
 
 
 def format_explorer(source, language, class_name, options, md, **kwargs):
@@ -101,8 +102,8 @@ def format_explorer(source, language, class_name, options, md, **kwargs):
     if values:
         given = f' data-explorer-values="{html.escape(json.dumps(values), quote=True)}"'
     return (
-        f'<div class="course-explorer" data-explorer data-expression="{text}"{given}>'
-        f'<script type="application/json" data-explorer-trace>{script_json(result)}</script>'
+        f'<div class="course-explorer" data-explorer data-expression="{text}"{given}'
+        f' data-explorer-trace="{trace_attribute(result)}">'
         f'<pre class="course-source"><code>{text}</code></pre>'
         "<p>The graph explorer needs JavaScript to run.</p></div>"
     )

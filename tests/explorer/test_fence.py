@@ -8,7 +8,7 @@ from explorer_fence import (
     ExplorerError,
     explorer_fence,
     format_explorer,
-    script_json,
+    trace_attribute,
     validate_explorer,
 )
 
@@ -36,10 +36,19 @@ def test_refuses_what_the_explorer_would_refuse(body):
         render(body)
 
 
-def _embedded(html):
-    found = re.search(r'<script type="application/json" data-explorer-trace>(.*?)</script>', html)
-    assert found, html
-    return json.loads(found[1])
+def _embedded(page):
+    """The trace a block carries, read back as a browser reads its attribute."""
+    from html.parser import HTMLParser
+
+    found = []
+
+    class Blocks(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.extend(v for k, v in attrs if k == "data-explorer-trace")
+
+    Blocks().feed(page)
+    assert len(found) == 1, page
+    return json.loads(found[0])
 
 
 @pytest.mark.parametrize(
@@ -89,10 +98,10 @@ def test_values_outside_a_functions_domain_stop_the_build():
         format_explorer("log(a)", "explorer", "course-explorer", {"values": {"a": -1.0}}, None)
 
 
-def test_embedded_json_cannot_close_its_script_element():
-    text = script_json({"label": "</script><!-- & -->"})
-    assert "<" not in text and ">" not in text and "&" not in text
-    assert json.loads(text) == {"label": "</script><!-- & -->"}
+def test_the_embedded_json_stays_inside_its_attribute():
+    data = {"label": "\"'><script>x</script><!-- & -->"}
+    page = f'<div data-explorer-trace="{trace_attribute(data)}"></div><p>after</p>'
+    assert "<script>" not in page and _embedded(page) == data
 
 
 def test_a_fence_option_reaches_the_block_in_markdown():

@@ -188,7 +188,8 @@ def _explorer_html():
     html = _render(_VALUES_BLOCK.search(PAGE.text)[0])
     assert re.search(
         r'^<div class="course-explorer" data-explorer data-expression="a\*b \+ a" '
-        r'data-explorer-values="\{&quot;a&quot;: 2.0, &quot;b&quot;: 3.0\}">.*</div>$',
+        r'data-explorer-values="\{&quot;a&quot;: 2.0, &quot;b&quot;: 3.0\}" '
+        r'data-explorer-trace="[^"]*">.*</div>$',
         html,
         re.S,
     ), html

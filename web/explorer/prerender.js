@@ -1,11 +1,10 @@
 // The first graph of an explorer, computed when the site was built.
 //
 // hooks/explorer_fence.py runs `explorer.explore(expression, values)` in the build's
-// CPython (the same engine the worker runs) and embeds its JSON in the block. The page
+// CPython (the same engine the worker runs) and embeds its JSON in the block's
+// data-explorer-trace attribute. The page
 // draws it at once instead of waiting seconds for Python to boot; the live reply
 // replaces it when Python is ready.
-
-const SELECTOR = "script[type='application/json'][data-explorer-trace]";
 
 function sameValues(variables, start) {
   // The live explorer starts a variable at `start[name]` if given; the build used the
@@ -21,11 +20,11 @@ function sameValues(variables, start) {
  * @param start  its start values (startValues(root))
  */
 export function takePrerendered(root, start) {
-  const script = root.querySelector(SELECTOR);
-  if (!script) return null;
+  const text = root.dataset.explorerTrace;
+  if (!text) return null;
   let result;
   try {
-    result = JSON.parse(script.textContent);
+    result = JSON.parse(text);
   } catch {
     return null;
   }
