@@ -43,6 +43,7 @@ CELL = "page/lessons/day05_add_mul/cell/1"
 EXERCISE = "exercise/day05_add_mul.py"
 DONE = "exercise/day05_add_mul.py/done"
 ANSWER = "page/lessons/day07_accumulation/question/multi-branch-gradients"
+TASK = "page/explorer/task/predict"  # a guided task of the explorer page, finished
 
 
 def js(body, quota=10**9):
@@ -275,6 +276,27 @@ def test_storage_that_refuses_midway_is_rolled_back_and_said():
     assert planned == 3
     assert "full" in result["error"] and "nothing was imported" in result["error"]
     assert after == before
+
+
+def test_a_finished_task_travels_is_counted_named_and_a_bad_one_refused():
+    got = js(f"""
+      storage.markTaskDone(P + {TASK!r});
+      const text = JSON.stringify(t.exportWork({{ siteVersion: "0.1.0" }}));
+      const file = JSON.parse(text);
+      out([file.items, t.describeCounts(t.countItems(file.items)), t.describeItem({TASK!r})]);
+      localStorage.items.clear();  // another browser
+      const plan = t.planImport(t.readWorkFile(text).work);
+      t.applyImport(plan);
+      out(storage.isTaskDone(P + {TASK!r}));
+      const bad = {{ ...file, items: {{ {TASK!r}: "nearly" }} }};
+      out(t.readWorkFile(JSON.stringify(bad)).error);
+    """)
+    (items, said, name), done, refused = got
+    assert items == {TASK: "done"}
+    assert said == "0 edits, 0 exercises done, 0 answers, 1 task done"
+    assert name == "Explorer, task “predict” (done)"
+    assert done is True
+    assert "is not a finished task the course can read" in refused
 
 
 def test_an_item_is_named_as_the_learner_knows_it():

@@ -1,8 +1,9 @@
 // A file of the learner's work, so thirty days of it can move to another browser or outlive
-// this one's storage: "Export my work" writes every saved edit, finished exercise and answer
-// to one JSON file; "Import my work" reads such a file whole, checks every item, plans a
-// merge with what this browser holds, and writes it all or nothing. No DOM here: the course
-// map's buttons are transferui.js. Items are read and written through storage.js.
+// this one's storage: "Export my work" writes every saved edit, answer, finished exercise and
+// finished explorer task to one JSON file; "Import my work" reads such a file whole, checks
+// every item, plans a merge with what this browser holds, and writes it all or nothing. No DOM
+// here: the course map's buttons are transferui.js. Items are read and written through
+// storage.js.
 
 import { COURSE, VERSION, savedWork, writeWork } from "./storage.js";
 
@@ -37,14 +38,21 @@ function readDone(v) {
   return v === "1" ? { value: "1" } : { problem: 'it is not "1"' };
 }
 
+function readTask(v) {
+  return v === "done" ? { value: "done" } : { problem: 'it is not "done"' };
+}
+
 // The kinds of item, by their key after the course's prefix (storage.js's cellKey and the rest).
-// An exercise's done mark is stored as the text "1"; every other item as JSON.
+// Marks (an exercise passed, a guided task done) are stored as plain text; the rest as JSON.
 const KINDS = [
   { kind: "cell", what: "a cell edit", pattern: /^page\/(.+)\/cell\/(\d+)$/, read: readEdit },
   { kind: "answer", what: "an answer", pattern: /^page\/(.+)\/question\/([^/]+)$/, read: readAnswer },
   { kind: "done", what: "a done mark", pattern: /^exercise\/([^/]+)\/done$/, read: readDone },
+  { kind: "task", what: "a finished task", pattern: /^page\/(.+)\/task\/([^/]+)$/, read: readTask },
   { kind: "exercise", what: "an exercise edit", pattern: /^exercise\/([^/]+)$/, read: readEdit },
 ];
+
+const isMark = (kind) => kind === "done" || kind === "task";
 
 function kindOf(key) {
   for (const k of KINDS) {
@@ -70,6 +78,7 @@ export function describeItem(key) {
   if (k.kind === "cell") return `${pageName(a)}, cell ${Number(b) + 1}`; // counted from 1, as on the page
   if (k.kind === "answer") return `${pageName(a)}, question “${b}”`;
   if (k.kind === "done") return `${a} (done)`;
+  if (k.kind === "task") return `${pageName(a)}, task “${b}” (done)`;
   return a;
 }
 
@@ -81,7 +90,7 @@ function readStored(stored) {
     if (!k || text === null) continue;
     let raw;
     try {
-      raw = k.kind === "done" ? text : JSON.parse(text);
+      raw = isMark(k.kind) ? text : JSON.parse(text);
     } catch {
       continue; // unreadable here too (storage.js's loadEdit skips it): nothing to keep
     }
@@ -91,12 +100,13 @@ function readStored(stored) {
   return items;
 }
 
-/** {edits, done, answers}: how many of each an item list holds. */
+/** {edits, done, answers, tasks}: how many of each an item list holds. */
 export function countItems(items) {
-  const counts = { edits: 0, done: 0, answers: 0 };
+  const counts = { edits: 0, done: 0, answers: 0, tasks: 0 };
   for (const key of Object.keys(items)) {
     const kind = kindOf(key)?.kind;
     if (kind === "done") counts.done++;
+    else if (kind === "task") counts.tasks++;
     else if (kind === "answer") counts.answers++;
     else if (kind) counts.edits++;
   }
@@ -105,12 +115,13 @@ export function countItems(items) {
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
-/** "12 edits, 4 exercises done, 30 answers". */
-export function describeCounts({ edits, done, answers }) {
+/** "12 edits, 4 exercises done, 30 answers" (and ", 2 tasks done" when there are any). */
+export function describeCounts({ edits, done, answers, tasks = 0 }) {
   return [
     plural(edits, "edit", "edits"),
     `${plural(done, "exercise", "exercises")} done`,
     plural(answers, "answer", "answers"),
+    ...(tasks ? [`${plural(tasks, "task", "tasks")} done`] : []),
   ].join(", ");
 }
 
@@ -200,7 +211,7 @@ export function readWorkFile(text) {
 const savedAt = (v) => v?.saved ?? 0;
 
 function same(kind, a, b) {
-  if (kind === "done") return true; // both are "1"
+  if (isMark(kind)) return true; // both say done
   if (kind === "answer") return a.state === b.state && JSON.stringify(a.answer) === JSON.stringify(b.answer);
   return a.code === b.code && (a.base ?? "") === (b.base ?? "");
 }
@@ -208,7 +219,7 @@ function same(kind, a, b) {
 /** What importing `fileItems` over `localItems` would do, item by item (keys sorted):
  *  {add, replace, newerHere, same}. Where both hold a different item, the newer `saved` time
  *  wins (`replace`: the file's; `newerHere`: this browser's); on a tie, the file's, as its
- *  import was asked for. A done mark is only ever added: importing never undoes a pass. */
+ *  import was asked for. A mark (a pass, a finished task) is only ever added: importing never undoes one. */
 export function planMerge(fileItems, localItems) {
   const plan = { add: [], replace: [], newerHere: [], same: [] };
   for (const key of Object.keys(fileItems).sort()) {

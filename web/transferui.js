@@ -69,7 +69,7 @@ class Transfer {
     const intro = element(
       "p",
       "course-transfer__intro",
-      "To keep a copy of your work or take it to another browser, export it to one file (every edit, finished exercise and answer) and import that file there.",
+      "To keep a copy of your work or take it to another browser, export it to one file (every edit, answer, finished exercise and finished task of the graph explorer) and import that file there.",
     );
     this.exportButton = button(
       "export",
