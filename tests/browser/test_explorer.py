@@ -177,3 +177,11 @@ def test_the_3d_view_loads_three_js_from_the_site_on_demand(course_page, base_ur
     assert (site_dir / url.removeprefix(base_url)).is_file()
     # The 3-D view shows the explorer's step: (a*b + c) * f, built, has all 7 values.
     assert page.locator(".gx-stage").get_attribute("data-valued") == "7"
+
+
+def test_the_first_graph_benchmark_finds_the_graph_it_strips(site_dir):
+    # benchmarks/explorer_first_graph.py times the page with and without the build's graph.
+    from benchmarks.explorer_first_graph import EMBEDDED
+
+    page = (site_dir / "explorer" / "index.html").read_text(encoding="utf-8")
+    assert len(EMBEDDED.findall(page)) == 1
