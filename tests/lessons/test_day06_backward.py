@@ -1,18 +1,13 @@
 """Day 6: topological order and backward() on L = d*e, d = e + c, e = a*b."""
 
-import json
 import re
-import sys
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 from engine import Value
 from explorer import explore
-from tests.explorer.bundle import bundle_explorer
 
+from .explorer_embed import block_html, explorer_blocks, serve
 from .pages import ROOT, lesson
 
 PAGE = lesson("day06_backward")
@@ -132,14 +127,11 @@ def test_recursion_hint_is_true():
 
 # -- the explorer starts at the lesson's values ------------------------------------------
 
-_VALUES_BLOCK = re.compile(r"```explorer values='(?P<values>[^']*)'\n(?P<expression>[^\n]*)\n```\n")
-
 
 def _explorer_block():
-    found = _VALUES_BLOCK.findall(PAGE.text)
+    found = explorer_blocks(PAGE)
     assert len(found) == 1, "day 6 has one explorer, and its fence gives its values"
-    values, expression = found[0]
-    return expression, json.loads(values)
+    return found[0]
 
 
 def test_the_explorer_gets_the_values_the_text_uses():
@@ -167,25 +159,8 @@ def test_the_explorer_gets_the_values_the_text_uses():
     )
 
 
-def _render(markdown_text):
-    """HTML as the site renders it: the site's Markdown extensions and the course's fences."""
-    markdown = pytest.importorskip("markdown")
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        from fences import custom_fences
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
-    md = markdown.Markdown(
-        extensions=["admonition", "attr_list", "md_in_html", "tables", "pymdownx.superfences"],
-        extension_configs={
-            "pymdownx.superfences": {"custom_fences": custom_fences(ROOT / "exercises")}
-        },
-    )
-    return md.convert(markdown_text)
-
-
 def _explorer_html():
-    html = _render(_VALUES_BLOCK.search(PAGE.text)[0])
+    html = block_html(PAGE)
     assert re.search(
         r'^<div class="course-explorer" data-explorer data-expression="a\*b \+ a" '
         r'data-explorer-values="\{&quot;a&quot;: 2.0, &quot;b&quot;: 3.0\}" '
@@ -200,35 +175,13 @@ def test_the_site_renders_the_explorer_with_its_values():
     _explorer_html()
 
 
-_HARNESS = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>day 6 explorer</title>
-<link rel="stylesheet" href="harness.css"></head>
-<body>
-%s
-<script type="module">
-import { mountExplorers } from "./harness.js";
-window.explorers = mountExplorers(document.body, { explore: (text, values) => window.pyExplore(text, values) });
-</script>
-</body></html>
-"""
-
-
 @pytest.fixture
 def explorer_page(tmp_path):
     """A page with the HTML the site renders for day 6's explorer, and web/explorer bundled
     as the site bundles it; explorer.explore answers, as the course worker does."""
-    bundle_explorer(tmp_path)
-    (tmp_path / "index.html").write_text(_HARNESS % _explorer_html(), encoding="utf-8")
-
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(tmp_path)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/index.html"
-    server.shutdown()
-    server.server_close()
+    address, stop = serve(tmp_path, _explorer_html())
+    yield address
+    stop()
 
 
 @pytest.mark.browser

@@ -11,6 +11,7 @@
 // "ready" (Python answered) or "error".
 
 import presets from "../../explorer/presets.json";
+import { el, reducedMotion } from "./dom.js";
 import { chainFormula, num, opName, opSymbol } from "./format.js";
 import { layout } from "./layout.js";
 import { takePrerendered } from "./prerender.js";
@@ -28,17 +29,6 @@ const STEP_MS = 1000;
 const LABEL_CHARS = 17; // what fits on a card; longer labels get an ellipsis and a tooltip
 
 let instances = 0;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v === null || v === undefined) continue;
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children);
-  return node;
-}
 
 function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(SVGNS, tag);
@@ -81,10 +71,6 @@ export function startValues(root) {
   return Object.fromEntries(
     Object.entries(given).filter(([, x]) => typeof x === "number" && Number.isFinite(x)),
   );
-}
-
-function reducedMotion() {
-  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
 /** The <defs> with the arrowhead marker every edge of one drawing ends with. */

@@ -8,6 +8,7 @@
 import { readNumber } from "../questions.js";
 import { isTaskDone, markTaskDone, taskKey } from "../storage.js";
 import presets from "../../explorer/presets.json";
+import { el, reducedMotion } from "./dom.js";
 import { num } from "./format.js";
 
 /** Equal to within a millionth of the larger of 1 and |want|: 0.3 passes for 0.1 + 0.2. */
@@ -182,16 +183,6 @@ export const TASKS = { predict, "dead-relu": deadRelu, "two-paths": twoPaths, do
 
 // -- the controls -----------------------------------------------------------------------
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
-
 let mounted = 0;
 
 class Task {
@@ -272,7 +263,7 @@ class Task {
     const { text, values, scroll } = this.spec.load;
     this.explorer.load(text, values);
     if (scroll) {
-      const smooth = !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+      const smooth = !reducedMotion();
       this.explorer.root.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
     }
   }

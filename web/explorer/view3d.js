@@ -6,6 +6,7 @@
 // three.js is heavy, so the scene (scene3d.js) is a chunk of its own, fetched the first
 // time a reader turns 3-D on: pages whose readers never do never load it.
 
+import { el, reducedMotion } from "./dom.js";
 import { faces } from "./faces3d.js";
 import { dragTurn, keyTurn, turn } from "./orbit.js";
 
@@ -44,21 +45,6 @@ function loadScene() {
     throw err;
   });
   return loading;
-}
-
-function reducedMotion() {
-  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v === null || v === undefined) continue;
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children);
-  return node;
 }
 
 export class View3d {
