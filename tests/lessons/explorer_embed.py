@@ -14,6 +14,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from explorer import explore
 from tests.explorer.bundle import bundle_explorer
 
 from .pages import ROOT
@@ -84,3 +85,16 @@ def serve(directory, html):
         server.server_close()
 
     return f"http://127.0.0.1:{server.server_port}/index.html", stop
+
+
+def open_explorer(page, address):
+    """Open `serve`'s page with explorer.explore answering, and wait for its explorer.
+
+    Returns the list the page's uncaught errors go into (a test asserts it stays empty)."""
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.expose_function("pyExplore", explore)
+    page.set_default_timeout(15_000)
+    page.goto(address)
+    page.wait_for_selector("[data-explorer][data-state=ready]")
+    return errors

@@ -7,7 +7,7 @@ import pytest
 from engine import Value
 from explorer import explore
 
-from .explorer_embed import block_html, explorer_blocks, serve
+from .explorer_embed import block_html, explorer_blocks, open_explorer, serve
 from .pages import ROOT, lesson
 
 PAGE = lesson("day06_backward")
@@ -186,12 +186,7 @@ def explorer_page(tmp_path):
 
 @pytest.mark.browser
 def test_in_the_browser_the_explorer_shows_the_lessons_gradients(explorer_page, page):
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.expose_function("pyExplore", explore)
-    page.set_default_timeout(15_000)
-    page.goto(explorer_page)
-    page.wait_for_selector("[data-explorer][data-state=ready]")
+    errors = open_explorer(page, explorer_page)
     sliders = page.eval_on_selector_all(
         "input[data-var]", "els => Object.fromEntries(els.map(e => [e.dataset.var, e.value]))"
     )

@@ -7,7 +7,7 @@ import pytest
 from engine import Value
 from explorer import explore
 
-from .explorer_embed import block_html, explorer_blocks, serve
+from .explorer_embed import block_html, explorer_blocks, open_explorer, serve
 from .pages import assert_states, lesson
 
 PAGE = lesson("day10_neuron")
@@ -120,12 +120,7 @@ def explorer_page(tmp_path):
 
 @pytest.mark.browser
 def test_in_the_browser_the_explorer_draws_the_tanh_neuron(explorer_page, page):
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.expose_function("pyExplore", explore)
-    page.set_default_timeout(15_000)
-    page.goto(explorer_page)
-    page.wait_for_selector("[data-explorer][data-state=ready]")
+    errors = open_explorer(page, explorer_page)
     assert page.input_value("input[data-role=expression]") == EXPRESSION
     shown = page.eval_on_selector_all(
         "input[data-var]",
