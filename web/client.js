@@ -5,6 +5,10 @@
 // interrupt buffer; if the run has not ended within STOP_GRACE_MS (or without
 // isolation at all), terminate the worker and start a fresh one. A restart bumps
 // `generation`, so callers know that every namespace is gone.
+// The worker says when a request's own Python starts ("executing"), after the packages
+// it imports are loaded: its time limit counts from there, and a Stop pressed while the
+// packages load is sent then (an interrupt during loading would break the loading, not
+// the learner's code), with STOP_LOADING_MS for loading that never ends.
 //
 // Requests run one at a time, in order. Each names its owner ({label, page}: "cell 2",
 // "the checks of day05_add_mul.py"), so a request that waits can say for what:
@@ -12,6 +16,8 @@
 // Python to load), then `onProgress({state: "running"})` once its code starts.
 
 const STOP_GRACE_MS = 800;
+const STOP_LOADING_MS = 5000;
+const LOADING_NOTE_MS = 300; // a quicker load is not worth a flash of text
 const SIGINT = 2;
 
 export class PythonClient {
@@ -81,7 +87,10 @@ export class PythonClient {
     for (const job of this.pending.values()) {
       if (job.finished) continue;
       if (job === this.current) {
-        if (!job.running) job.onProgress?.({ state: "waiting", text: "waiting for Python to load…" });
+        // Once Python is ready, packages load first: said only if that takes a while (dispatch).
+        if (!job.running && this.status.phase !== "ready") {
+          job.onProgress?.({ state: "waiting", text: "waiting for Python to load…" });
+        }
         continue;
       }
       const ahead = this.current ?? [...this.pending.values()].find((other) => !other.finished);
@@ -93,11 +102,17 @@ export class PythonClient {
     }
   }
 
-  /** `job`'s code starts now (Python is ready): its time limit starts too. */
+  /** `job`'s code starts now (the worker said "executing"): its time limit starts too,
+   *  and a Stop pressed while its packages loaded is delivered. */
   started(job) {
     if (job.finished || job.running) return;
     job.running = true;
     job.onProgress?.({ state: "running" });
+    if (job.reason) {
+      clearTimeout(job.stopTimer);
+      this.interruptNow(job, job.reason);
+      return;
+    }
     if (job.timeLimit && job.timeLimit > 0) {
       job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeLimit * 1000);
     }
@@ -110,7 +125,8 @@ export class PythonClient {
     }
     const job = this.pending.get(msg.id);
     if (!job) return;
-    if (msg.type === "stream") job.onStream?.(msg.stream, msg.text);
+    if (msg.type === "executing") this.started(job);
+    else if (msg.type === "stream") job.onStream?.(msg.stream, msg.text);
     else if (msg.type === "figure") job.onFigure?.(msg.svg, msg.key);
     else if (msg.type === "done" || msg.type === "result") {
       if (msg.type === "done") job.started = true;
@@ -123,6 +139,7 @@ export class PythonClient {
     job.finished = true;
     clearTimeout(job.timer);
     clearTimeout(job.stopTimer);
+    clearTimeout(job.loadingNote);
     this.pending.delete(job.id);
     if (this.current === job) this.current = null;
     job.resolve(job.reason && reply.interrupted ? { ...reply, reason: reply.reason ?? job.reason } : reply);
@@ -156,16 +173,13 @@ export class PythonClient {
     this.boot();
     this.current = job;
     job.generation = this.generation;
-    // The time limit counts from when Python can start, not while it loads.
-    if (this.status.phase === "ready") this.started(job);
-    else {
-      const off = this.onStatus((s) => {
-        if (s.phase !== "ready") return;
-        off(); // also for a job stopped while Python loaded
-        this.started(job);
-      });
-    }
+    // The time limit counts from the worker's "executing", not while Python or packages load.
     this.tellWaiting();
+    job.loadingNote = setTimeout(() => {
+      if (job.running || job.finished || this.status.phase !== "ready") return;
+      const what = job.message.type === "check" ? "the checks" : "the packages it imports";
+      job.onProgress?.({ state: "waiting", text: `loading ${what}…` });
+    }, LOADING_NOTE_MS);
     this.worker.postMessage({ ...job.message, id: job.id });
   }
 
@@ -200,13 +214,17 @@ export class PythonClient {
       this.finish(job, { ok: false, interrupted: true, reason: why, cancelled: true });
       return;
     }
+    if (job.reason) return; // already stopping
     job.reason = why;
-    if (this.interrupt && this.status.phase === "ready") {
-      this.interrupt[0] = SIGINT;
-      job.stopTimer = setTimeout(() => this.restart(job, why), STOP_GRACE_MS);
-    } else {
-      this.restart(job, why);
-    }
+    if (!this.interrupt || this.status.phase !== "ready") this.restart(job, why);
+    else if (job.running) this.interruptNow(job, why);
+    else job.stopTimer = setTimeout(() => this.restart(job, why), STOP_LOADING_MS); // see started()
+  }
+
+  /** SIGINT to the running code; a fresh worker if it has not ended within the grace. */
+  interruptNow(job, why) {
+    this.interrupt[0] = SIGINT;
+    job.stopTimer = setTimeout(() => this.restart(job, why), STOP_GRACE_MS);
   }
 
   /** Throw the worker away and start a fresh one; `job` ends as stopped. */

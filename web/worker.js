@@ -21,6 +21,8 @@
  *
  * Worker -> page
  *   {type: "status", phase: "loading" | "ready" | "error", message: string}
+ *   {type: "executing", id}   the request's Python starts now (its packages are loaded):
+ *        the page starts its time limit, and Stop's grace, from here
  *   {type: "stream", id, stream: "stdout" | "stderr", text: string}
  *   {type: "figure", id, svg: string, key: string|null}  (a key replaces its earlier figure)
  *   {type: "done", id, ok: boolean, interrupted?: boolean, truncated?: boolean,
@@ -134,6 +136,7 @@ async function boot({ indexURL, interruptBuffer }) {
   self.postMessage({ type: "status", phase: "ready", message: "Python is ready." });
 }
 
+/** A new request: its output starts empty, and a Stop meant for an earlier one is dropped. */
 function startOutput(id) {
   out.id = id;
   out.written = 0;
@@ -142,6 +145,12 @@ function startOutput(id) {
   out.tokens = BURST;
   out.lastRefill = performance.now();
   if (interruptView) interruptView[0] = 0;
+}
+
+/** The request's own Python starts now. Not clearing the interrupt here keeps a Stop
+ *  pressed while its packages loaded (the page sends it again on this message, too). */
+function executing(id) {
+  self.postMessage({ type: "executing", id });
 }
 
 function describe(err) {
@@ -155,7 +164,7 @@ async function handleRun({ id, ns, code, filename }) {
   } catch {
     // An import the site does not ship fails in the cell itself, with Python's own message.
   }
-  startOutput(id);
+  executing(id);
   let result;
   try {
     result = JSON.parse(runner.run(code, ns, filename));
@@ -168,6 +177,7 @@ async function handleRun({ id, ns, code, filename }) {
 
 async function handleCall({ id, module, ns, name, args }) {
   startOutput(id);
+  executing(id);
   try {
     const text = runner.call(module ?? null, name, JSON.stringify(args ?? []), ns ?? null);
     flush();
@@ -195,6 +205,7 @@ async function handleCheck({ id, exercise, source }) {
     });
     return;
   }
+  executing(id);
   const result = JSON.parse(runner.check_exercise(exercise, source));
   flush();
   self.postMessage({

@@ -164,6 +164,34 @@ def test_stop_ends_an_endless_loop_within_a_second(course_page, base_url):
     assert output(block).strip() == "42"
 
 
+def test_a_stop_pressed_while_a_cells_packages_load_keeps_python(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "kept = 41")
+    assert run(block) == "done"
+    held = []
+    page.context.route("**/engine-*.whl", lambda route: held.append(route))
+    set_code(block, "import engine\nwhile True:\n    pass")
+    block.locator("[data-action=run]").click()
+    expect(block.locator("[data-run-status]")).to_have_text(
+        "loading the packages it imports…", timeout=10_000
+    )
+    assert block.get_attribute("data-state") == "waiting"
+    block.locator("[data-action=stop]").click()
+    page.wait_for_timeout(300)
+    assert len(held) == 1
+    held[0].continue_()
+    page.context.unroute("**/engine-*.whl")
+    wait_state(block, "idle", timeout=10)
+    assert "Stopped" in output(block)
+    assert "restarted" not in output(block)
+    # The interrupt reached the loop once the package had loaded: the session survived.
+    set_code(block, "print(kept + 1)")
+    assert run(block) == "done", output(block)
+    assert output(block).strip() == "42"
+
+
 def test_stop_restarts_python_when_the_page_is_not_isolated(course_page, plain_url):
     page = course_page
     # A host without headers, in a browser without a service worker (the tests' default).

@@ -115,6 +115,60 @@ def test_an_endless_loop_in_an_exercise_can_be_stopped(course_page, base_url):
     assert check(block, timeout=30) == "pass", result_text(block)
 
 
+def hold(page, pattern):
+    """Hold the responses to requests matching `pattern` until the returned function is called."""
+    held = []
+    page.context.route(pattern, lambda route: held.append(route))
+
+    def release():
+        for route in held:
+            route.continue_()
+        page.context.unroute(pattern)
+        return len(held)
+
+    return release
+
+
+def python_ready(page):
+    page.wait_for_function("() => coursePython.status.phase === 'ready'", timeout=60_000)
+
+
+def test_a_stop_pressed_while_the_checks_load_stops_them_and_keeps_python(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    python_ready(page)
+    block = exercise(page)
+    release = hold(page, "**/grader-*.whl")
+    set_code(block, "while True:\n    pass\n")
+    block.locator("[data-action=check]").click()
+    expect(block.locator("[data-run-status]")).to_have_text("loading the checks…", timeout=10_000)
+    assert block.get_attribute("data-state") == "waiting"  # not yet running: no time limit yet
+    block.locator("[data-action=stop]").click()
+    page.wait_for_timeout(300)
+    assert release() == 1
+    wait_state(block, "idle", timeout=10)
+    # The stop reached the loop once it started: an interrupt, not a new Python.
+    assert result_text(block).strip() == "Stopped."
+    set_code(block, (ROOT / "solutions" / FILE).read_text())
+    assert check(block, timeout=30) == "pass", result_text(block)
+
+
+def test_the_checks_time_limit_counts_from_when_they_start(course_page, base_url):
+    page = course_page
+    page.goto(base_url + PLAYGROUND)
+    python_ready(page)
+    block = exercise(page)
+    block.evaluate("el => { el.dataset.timeout = '2' }")
+    set_code(block, (ROOT / "solutions" / FILE).read_text())
+    release = hold(page, "**/grader-*.whl")
+    block.evaluate("el => { el.dataset.state = 'before-test-check' }")
+    block.locator("[data-action=check]").click()
+    page.wait_for_timeout(3000)  # longer than the limit, spent loading the checks
+    assert block.get_attribute("data-state") == "waiting"
+    assert release() == 1
+    assert wait_state(block, ("pass", "fail"), timeout=30) == "pass", result_text(block)
+
+
 def test_the_checks_time_limit_is_said_in_words(course_page, base_url):
     page = course_page
     page.goto(base_url + PLAYGROUND)
