@@ -29,8 +29,9 @@ A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab
   to install from a clone instead. No network, no address, plain `python`: a message,
   never a traceback.
 - **Exercise cells.** A page's exercise block becomes its note and hints, the exercise file
-  itself as a cell to fill in, and a check cell that runs the page's public checks
-  (`grader.notebook`, from the public checks wheel the setup cell installs).
+  itself as a cell to fill in (`%%writefile`: running it saves the file), and a check cell
+  that runs the page's public checks on that file (`grader.notebook`, from the public
+  checks wheel the setup cell installs).
 - **Open in Colab.** With `course_repository` (a public GitHub repository) set in
   mkdocs.yml's `extra`, the first cell links to the notebook in Colab; unset, no link.
 
@@ -157,9 +158,10 @@ def _exercise_note(block: dict) -> str:
     name = block.get("file", "")
     note = [
         f"**Exercise.** The next cell is `exercises/{name}`: fill in the functions it marks and "
-        "run it, then run the check cell after it, which runs the same checks as the lesson "
-        f"page's Check button. In the course repository, `python -m grader --exercise {name}` "
-        "checks the file itself.",
+        f"run it (it saves your code as `{name}` beside this notebook), then run the check "
+        "cell after it, which runs the same checks as the lesson page's Check button. "
+        f"`%run {name}` runs the file's own demo. In the course repository, "
+        f"`python -m grader --exercise {name}` checks the file itself.",
     ]
     hints = block.get("hints") or []
     for n, hint in enumerate(hints, 1):
@@ -351,7 +353,9 @@ def exercise_cells(name: str) -> list[tuple[str, str]]:
     path = EXERCISES / name
     if not name or not path.is_file():
         raise ValueError(f"an exercise block names exercises/{name}, which does not exist")
-    stub = path.read_text(encoding="utf-8").rstrip("\n")
+    # Saved as a file, not run: the file's `__main__` demo stops at the first function still
+    # to write, and "Run all" would stop with it (grader/notebook.py says more).
+    stub = f"%%writefile {name}\n" + path.read_text(encoding="utf-8").rstrip("\n")
     check = f'from grader.notebook import check\n\ncheck("{name}")'
     return [("exercise", stub), ("check", check)]
 

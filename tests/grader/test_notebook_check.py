@@ -42,17 +42,13 @@ def test_a_file_that_does_not_run_is_said_once():
     assert text.count("✗") == len(checks)
 
 
-def test_the_exercise_cell_is_the_latest_one_run_that_holds_the_file():
-    marker = f"python -m grader --exercise {DAY}"
-    first, edited = f'"""{marker}"""\nx = 1', f'"""{marker}"""\nx = 2'
-    check_cell = f'from grader.notebook import check\ncheck("{DAY}")  # {marker}'
-    history = ["", first, "print(1)", edited, check_cell]
-    assert notebook.exercise_source(DAY, history) == edited
-    assert notebook.exercise_source(DAY, ["print(1)"]) is None
-    assert notebook.exercise_source("day02_chain_rule.py", history) is None
-
-
-def test_outside_ipython_the_check_says_where_it_runs(capsys):
-    notebook.check(DAY)
+def test_the_check_reads_the_file_the_exercise_cell_saved(tmp_path, capsys):
+    notebook.check(DAY, tmp_path)
+    assert f"run the exercise cell first (it starts with `%%writefile {DAY}`" in (
+        capsys.readouterr().out
+    )
+    (tmp_path / DAY).write_text((ROOT / "solutions" / DAY).read_text(encoding="utf-8"))
+    notebook.check(DAY, tmp_path)
     out = capsys.readouterr().out
-    assert "Jupyter" in out and f"python -m grader --exercise {DAY}" in out
+    n = len(run_public_checks(DAY, (tmp_path / DAY).read_text()))
+    assert out.startswith(f"{n} of {n} checks passed.\n")

@@ -141,7 +141,7 @@ def test_setup_first_then_each_exercise_as_a_cell_and_its_check(path):
     for block in page.exercises:
         stub = (notebooks.EXERCISES / block["file"]).read_text(encoding="utf-8")
         expected += [
-            ("exercise", stub.rstrip("\n")),
+            ("exercise", f"%%writefile {block['file']}\n" + stub.rstrip("\n")),
             ("check", f'from grader.notebook import check\n\ncheck("{block["file"]}")'),
         ]
     added = _added(nb)
