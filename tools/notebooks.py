@@ -326,7 +326,9 @@ else:
     else:
         if "get_ipython" in globals():  # Jupyter, JupyterLab, VS Code, Colab
             get_ipython().run_line_magic("pip", f"install --quiet --no-index {{wheels}}")
-            importlib.invalidate_caches()
+            importlib.invalidate_caches()  # importable now: no restart needed
+            print("engine is installed." if importlib.util.find_spec("engine") else
+                  "engine did not install: see pip's message above.")
         else:
             print(f"Outside Jupyter, install them with:\n    python -m pip install {{wheels}}")'''
 

@@ -126,6 +126,7 @@ def test_every_cell_runs_after_the_setup_cell_installs_engine(runs, page, base_u
     setup = next(c for c in nb["cells"] if _role(c) == "setup")
     assert f"SITE = {base_url!r}" in "".join(setup["source"])
     assert "nothing to set up" not in cell_text(setup)  # it had to install
+    assert cell_text(setup).endswith("engine is installed.\n")
     installed = run_plain("import engine, grader.notebook; print(engine.__file__)", python, where)
     assert installed.returncode == 0, installed.stderr
     assert str(where / "venv") in installed.stdout  # in the fresh environment, from the site
