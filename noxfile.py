@@ -80,6 +80,16 @@ def notebooks(session: nox.Session) -> None:
 
 
 @nox.session
+def notebooks_run(session: nox.Session) -> None:
+    """Run all thirty notebooks as a learner would: fresh Jupyter kernel, engine from the site."""
+    session.install("-r", TESTS, "-r", DOCS)
+    session.install(".")
+    npm_ci(session)  # the site the notebooks install from is built, and the pages' cells run
+    # `nox -s tests` runs days 1, 4, 15 and 30 of tests/notebooks; this runs every day.
+    session.run("pytest", "tests/notebooks", *session.posargs, env={"COURSE_NOTEBOOKS": "all"})
+
+
+@nox.session
 def docs(session: nox.Session) -> None:
     """Build the course into site/ for SITE_URL, the address it will be published at."""
     build_site(session, env={})

@@ -2,7 +2,9 @@
 
 Pure Python (no dependencies), so the same code draws in CPython and in the
 browser. A `Figure` is drawn as SVG text; in a course page, a figure that is a
-cell's last expression, or passed to `show()`, appears under the cell.
+cell's last expression, or passed to `show()`, appears under the cell. In Jupyter,
+Colab or VS Code the same happens through IPython's rich display (`_repr_svg_`);
+in plain Python, `show()` prints a one-line summary instead.
 
     from engine.plot import line_plot
     line_plot(losses, title="training loss", xlabel="step", ylabel="loss", logy=True)
@@ -22,6 +24,7 @@ cell, so a training loop can redraw its loss curve and a `progress` bar as it go
 """
 
 import math
+import sys
 from html import escape
 
 __all__ = ["Figure", "Progress", "line_plot", "progress", "scatter_plot", "show"]
@@ -224,13 +227,49 @@ class Figure:
         return f"<Figure {self.title!r}: {len(self.series)} series, {n} points>"
 
 
+def _ipython():
+    """The running IPython shell (Jupyter, Colab, VS Code), or None in plain Python.
+
+    IPython is looked up, never imported: it is loaded only where a shell runs, and the
+    engine needs no package of its own.
+    """
+    shell = sys.modules.get("IPython")
+    return shell.get_ipython() if shell is not None else None
+
+
+# In IPython: {(cell run, key): the display that figure went to}, so a repeated key
+# updates the picture in place instead of adding one more under the cell.
+_displays = {}
+
+
+def _show_in_ipython(shell, fig, key):
+    from IPython.display import display
+
+    if key is None:
+        display(fig)
+        return
+    run = shell.execution_count
+    for old in [k for k in _displays if k[0] != run]:
+        del _displays[old]  # an earlier cell run's figures are never updated again
+    handle = _displays.get((run, key))
+    if handle is None:
+        _displays[run, key] = display(fig, display_id=True)
+    else:
+        handle.update(fig)
+
+
 def show(fig, key=None):
     """Show `fig` under the running cell; outside the course pages, print a summary.
 
-    With a `key`, the figure replaces the one last shown with the same key in this cell.
+    With a `key`, the figure replaces the one last shown with the same key in this cell:
+    in a page, and in Jupyter or Colab (where the figure is drawn through IPython's display).
     """
     if display_hook is not None:
         display_hook(fig, key)
+        return
+    shell = _ipython()
+    if shell is not None:
+        _show_in_ipython(shell, fig, key)
     elif key is None or key not in _keys_printed:
         if key is not None:
             _keys_printed.add(key)

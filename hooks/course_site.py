@@ -82,7 +82,7 @@ def on_post_page(output, page, config):
 
 def on_post_build(config):
     try:
-        build_site_runtime(_root(config), Path(config.site_dir))
+        build_site_runtime(_root(config), Path(config.site_dir), config.site_url)
     except SiteBuildError as exc:
         # Abort the build with the step's own message (what to install or fix).
         from mkdocs.exceptions import Abort

@@ -3,18 +3,35 @@
 The notebook `docs/notebooks/<slug>.ipynb` is written from the page by
 `tools/notebooks.py`; mkdocs-jupyter renders it as a page and (`include_source`) copies the
 `.ipynb` beside it. The links are computed from the built files, so no page types them.
+With `extra.course_repository` set in mkdocs.yml (a public GitHub repository), the line
+also offers "Open in Colab"; without it, no such link (tools/notebooks.py reads the setting).
 """
 
 import posixpath
 import re
+from pathlib import Path
 
 from mkdocs.utils import get_relative_url
+
+from tools.notebooks import colab_url, settings
 
 # tools/notebooks.py turns a lesson's link to another lesson into a link to that lesson's
 # notebook, `dayNN_slug.ipynb`: right beside it in docs/notebooks/ or a folder of downloads.
 # On the site each notebook is a page of its own, so such a link is pointed at that page.
 _NOTEBOOK_HREF = re.compile(r'href="(?P<name>day[0-9][0-9]_\w+\.ipynb)(?P<anchor>#[^"]*)?"')
 _notebook_urls = {}
+_settings = {}
+
+
+def on_config(config):
+    _settings.clear()
+    try:
+        _settings.update(settings(Path(config.config_file_path)))
+    except ValueError as exc:
+        from mkdocs.exceptions import Abort
+
+        raise Abort(str(exc)) from exc
+    return config
 
 
 def _notebook_file(page, files):
@@ -36,9 +53,12 @@ def on_page_markdown(markdown, page, config, files):
     folder = posixpath.dirname(nb.dest_uri)
     download = get_relative_url(posixpath.join(folder, name), page.url)
     view = get_relative_url(nb.url, page.url)
+    colab = colab_url(_settings, name) if _settings else None
     line = (
         f'<p class="day-notebook"><a href="{download}" download>Download this day as a Jupyter '
-        f'notebook</a> · <a href="{view}">read the notebook</a></p>'
+        f'notebook</a> · <a href="{view}">read the notebook</a>'
+        + (f' · <a href="{colab}">Open in Colab</a>' if colab else "")
+        + "</p>"
     )
     # Right after the badge (day_badge runs first), else at the top.
     marker = "</p>\n\n"

@@ -10,6 +10,8 @@ After MkDocs writes site/, these steps add:
   add-wheels`, so `import engine` loads locally with its hash checked;
 - assets/katex/: KaTeX for the maths (no CDN);
 - exercises/: every exercise file, an index.json of them and exercises.zip;
+- notebooks/wheels.json: the wheels a notebook's setup cell installs, and every served
+  notebook (the download link's target) with that cell set to this build's address;
 - _headers: the isolation headers, for hosts that read it (Netlify, Cloudflare Pages);
 - sw.js at the root, last: the service worker (web/sw.js) with the list of every file of
   the build and its hash, which isolates pages on any host and keeps the course offline.
@@ -157,6 +159,7 @@ PUBLIC_GRADER = (
     "grader/runners",
     "grader/verdict.py",
     "grader/public.py",
+    "grader/notebook.py",  # a notebook's check cell: the same checks, printed
 )
 
 
@@ -337,7 +340,37 @@ def publish_exercises(root: Path, site: Path) -> None:
             zf.write(src / rel, f"exercises/{rel}")
 
 
-def build_site_runtime(root: Path, site: Path) -> None:
+# What a notebook's setup cell installs: the engine and the public checks (its check cells).
+NOTEBOOK_WHEELS = ("engine", "grader")
+
+
+def publish_notebooks(site: Path, site_url: str, wheels: list[Path]) -> None:
+    """notebooks/wheels.json, and each served notebook's setup cell set to `site_url`.
+
+    The committed notebooks cannot know the address (it is the build's `SITE_URL`), so the
+    copies the site serves for download get it here (tools/notebooks.py explains the cell).
+    """
+    from tools.notebooks import WHEELS_JSON, with_site_address
+
+    by_name = {w.name.split("-", 1)[0]: w for w in wheels}
+    listed = {
+        name: by_name[name].relative_to(site).as_posix()
+        for name in NOTEBOOK_WHEELS
+        if name in by_name
+    }
+    if "engine" not in listed:
+        raise SiteBuildError("no engine wheel was built for the notebooks to install")
+    (site / WHEELS_JSON).parent.mkdir(parents=True, exist_ok=True)
+    (site / WHEELS_JSON).write_text(json.dumps(listed, indent=1, sort_keys=True) + "\n")
+    url = site_url if site_url.endswith("/") else site_url + "/"
+    for path in sorted((site / "notebooks").glob("*/*.ipynb")):
+        try:
+            path.write_text(with_site_address(path.read_text(encoding="utf-8"), url), "utf-8")
+        except ValueError as exc:
+            raise SiteBuildError(f"{path.relative_to(site)}: {exc}") from exc
+
+
+def build_site_runtime(root: Path, site: Path, site_url: str) -> None:
     """Every step above, in order."""
     nm = node_modules(root)
     bundle_runtime(root, site)
@@ -346,5 +379,6 @@ def build_site_runtime(root: Path, site: Path) -> None:
     register_wheels(root, pyodide_dir, nm / "pyodide" / "pyodide-lock.json", wheels)
     copy_katex(nm, site)
     publish_exercises(root, site)
+    publish_notebooks(site, site_url, wheels)
     write_headers_file(site)
     write_service_worker(root, site)  # last: it lists every file above

@@ -1,8 +1,39 @@
-"""Shared by every browser test (tests/browser, tests/explorer): Debian's Chromium, by path."""
+"""Shared by every test that needs them: Debian's Chromium, by path (tests/browser,
+tests/explorer), and the built site served on 127.0.0.1 (tests/browser, tests/notebooks)."""
+
+from pathlib import Path
 
 import pytest
 
+from tests.site_server import build_site, free_port, serve
 from tools.chromium import CHROMIUM, CHROMIUM_FLAGS
+
+
+@pytest.fixture(scope="session")
+def site_port() -> int:
+    """The port of the isolated server; the site is built for it (instant navigation)."""
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def site_dir(site_port, tmp_path_factory) -> Path:
+    # A folder of this session's own: a site being rebuilt by another run at the same
+    # time must not pull files from under this one.
+    out = tmp_path_factory.mktemp("site")
+    # Strict, as `nox -s docs`: a broken link or a bad block fails every test that needs it.
+    proc = build_site(out, site_port)
+    if proc.returncode != 0:
+        pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir, site_port):
+    """The site, served cross-origin isolated (like `nox -s serve`)."""
+    server = serve(site_dir, isolation=True, port=site_port)
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,29 @@ question (a check for understanding) its text with the answer folded away, and
 a graph-explorer block (it runs only on the course site) a note that says so. A link to
 another lesson page points to that lesson's notebook beside this one. Notebooks are
 nbformat 4 with no outputs, written byte-for-byte reproducibly.
+
+A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab):
+
+- **Setup cell.** Its first code cell makes `engine` importable: nothing to do when it
+  already is (a clone with `pip install .`); otherwise it reads `notebooks/wheels.json` from
+  the course site (the build writes it: the site paths of the engine wheel and of the public
+  checks wheel, whose file names carry a version) and `%pip install`s both from there. The
+  site's address is only known when the site is built (`SITE_URL`), while these files are
+  committed and must stay the same for every build: so the cell holds the line
+  `SITE = None`, and the build writes the notebooks it serves with that line set to its own
+  address (`with_site_address`). A notebook opened from the repository (Colab) gets
+  `published_url` from mkdocs.yml's `extra` when it is set; with no address it says how
+  to install from a clone instead. No network, no address, plain `python`: a message,
+  never a traceback.
+- **Exercise cells.** A page's exercise block becomes its note and hints, the exercise file
+  itself as a cell to fill in (`%%writefile`: running it saves the file), and a check cell
+  that runs the page's public checks on that file (`grader.notebook`, from the public
+  checks wheel the setup cell installs).
+- **Open in Colab.** With `course_repository` (a public GitHub repository) set in
+  mkdocs.yml's `extra`, the first cell links to the notebook in Colab; unset, no link.
+
+Every cell added here carries `metadata.course.cell` ("setup", "exercise" or "check"): the
+page's own cells carry none.
 """
 
 from __future__ import annotations
@@ -33,6 +56,10 @@ import questions
 ROOT = course.ROOT
 LESSONS = course.LESSONS
 NOTEBOOKS = course.DOCS / "notebooks"
+EXERCISES = ROOT / "exercises"
+MKDOCS_YML = ROOT / "mkdocs.yml"
+# Where the build puts the list of wheels a setup cell installs, relative to the site.
+WHEELS_JSON = "notebooks/wheels.json"
 
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)```(?P<name>[\w-]*)")
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+"(?P<title>[^"]*)")?\s*$')
@@ -47,7 +74,10 @@ def _indent(line: str) -> int:
 
 
 def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
-    """(front matter, [(kind, source), ...]) with kind "markdown" or "code", in page order."""
+    """(front matter, [(kind, source), ...]) in page order.
+
+    kind is "markdown", "code", or "exercise" (its source is then the exercise's file name).
+    """
     meta, body = course.split_front_matter(text)
     lines = body.split("\n")
     cells: list[tuple[str, str]] = []
@@ -90,7 +120,10 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
                 flush()
                 cells.append(("code", body.rstrip("\n")))
             elif fence["name"] == "exercise":
-                prose.extend(prefix() + s for s in _exercise_note(yaml.safe_load(body)).split("\n"))
+                block = yaml.safe_load(body)
+                prose.extend(prefix() + s for s in _exercise_note(block).split("\n"))
+                flush()
+                cells.append(("exercise", block.get("file", "")))
             elif fence["name"] == "question":
                 note = _question_note(questions.parse(body))
                 prose.extend(prefix() + s for s in note.split("\n"))
@@ -124,10 +157,11 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
 def _exercise_note(block: dict) -> str:
     name = block.get("file", "")
     note = [
-        f"**Exercise.** Open `exercises/{name}` from the course repository, fill in the functions "
-        "it marks, and check your work with",
-        "",
-        f"    python -m grader --exercise {name}",
+        f"**Exercise.** The next cell is `exercises/{name}`: fill in the functions it marks and "
+        f"run it (it saves your code as `{name}` beside this notebook), then run the check "
+        "cell after it, which runs the same checks as the lesson page's Check button. "
+        f"`%run {name}` runs the file's own demo. In the course repository, "
+        f"`python -m grader --exercise {name}` checks the file itself.",
     ]
     hints = block.get("hints") or []
     for n, hint in enumerate(hints, 1):
@@ -212,31 +246,159 @@ def _source(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
 
-def notebook(page: Path) -> dict:
+class _ConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml, whose `!ENV` values only MkDocs resolves (they are read as None)."""
+
+
+_ConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def settings(path: Path | None = None) -> dict:
+    """The course's public addresses from mkdocs.yml's `extra` (None where not set).
+
+    {"published_url": "https://.../" or None, "repository": "https://github.com/o/r" or None,
+    "branch": "main"}.
+    """
+    config = yaml.load((path or MKDOCS_YML).read_text(encoding="utf-8"), Loader=_ConfigLoader)
+    extra = (config or {}).get("extra") or {}
+    published = extra.get("published_url") or None
+    if published is not None and not re.fullmatch(r"https?://\S+/", published):
+        raise ValueError(
+            f"mkdocs.yml: extra.published_url is {published!r}; write the site's full address "
+            "with its trailing slash, e.g. https://you.github.io/course/, or null"
+        )
+    repository = extra.get("course_repository") or None
+    if repository is not None:
+        repository = repository.rstrip("/").removesuffix(".git")
+        if not _GITHUB.fullmatch(repository):
+            raise ValueError(
+                f"mkdocs.yml: extra.course_repository is {extra['course_repository']!r}; Colab "
+                "opens notebooks from a public GitHub repository: write its address, e.g. "
+                "https://github.com/you/course, or null"
+            )
+    return {
+        "published_url": published,
+        "repository": repository,
+        "branch": str(extra.get("course_branch") or "main"),
+    }
+
+
+_GITHUB = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+")
+
+
+def colab_url(config: dict, name: str) -> str | None:
+    """Colab's address of the committed notebook `name` ("day01_derivative.ipynb"), or None."""
+    repository = config["repository"]
+    if repository is None:
+        return None
+    path = repository.removeprefix("https://github.com/")
+    return (
+        f"https://colab.research.google.com/github/{path}/blob/{config['branch']}/"
+        f"docs/notebooks/{name}"
+    )
+
+
+# The setup cell's one line that names the course site; the build rewrites it (see above).
+_SITE_LINE = re.compile(r"^SITE = .*?  # the course site", re.M)
+
+
+def setup_cell(config: dict) -> str:
+    """The first code cell: make `engine` (and the public checks) importable, or say how."""
+    site = config["published_url"]
+    clone = config["repository"] or "<the course repository>"
+    return rf'''# Setup: makes the course's `engine` importable (Jupyter, JupyterLab, VS Code, Colab).
+SITE = {site!r}  # the course site's address (the notebook downloaded from the site has it)
+import importlib.util, json, urllib.request
+
+if importlib.util.find_spec("engine"):
+    print("engine is importable: nothing to set up.")
+elif SITE is None:
+    print("This notebook does not know the course site's address: download it from the "
+          "course site, or install from a clone of the course and run this cell again:\n"
+          "    git clone {clone} course\n    %pip install ./course")
+else:
+    try:  # the site lists its wheels (their file names carry a version)
+        with urllib.request.urlopen(SITE + "{WHEELS_JSON}", timeout=30) as answer:
+            wheels = " ".join(SITE + path for path in json.load(answer).values())
+    except (OSError, ValueError) as exc:
+        print(f"Could not reach the course site at {{SITE}} ({{exc}}): connect to the "
+              "network, then run this cell again.")
+    else:
+        if "get_ipython" in globals():  # Jupyter, JupyterLab, VS Code, Colab
+            get_ipython().run_line_magic("pip", f"install --quiet --no-index {{wheels}}")
+            importlib.invalidate_caches()  # importable now: no restart needed
+            print("engine is installed." if importlib.util.find_spec("engine") else
+                  "engine did not install: see pip's message above.")
+        else:
+            print(f"Outside Jupyter, install them with:\n    python -m pip install {{wheels}}")'''
+
+
+def with_site_address(text: str, site_url: str) -> str:
+    """A notebook's JSON text with its setup cell set to install from `site_url`."""
+    nb = json.loads(text)
+    cells = [
+        c for c in nb["cells"] if c.get("metadata", {}).get("course", {}).get("cell") == "setup"
+    ]
+    if len(cells) != 1:
+        raise ValueError("a lesson notebook has exactly one setup cell; regenerate the notebooks")
+    source = "".join(cells[0]["source"])
+    line = f"SITE = {site_url!r}  # the course site"
+    new, count = _SITE_LINE.subn(lambda m: line, source, count=1)
+    if count != 1:
+        raise ValueError("the setup cell has no `SITE = ...` line; regenerate the notebooks")
+    cells[0]["source"] = _source(new)
+    return dumps(nb)
+
+
+def exercise_cells(name: str) -> list[tuple[str, str]]:
+    """The exercise file as a cell to fill in, and the cell that checks it like the page."""
+    path = EXERCISES / name
+    if not name or not path.is_file():
+        raise ValueError(f"an exercise block names exercises/{name}, which does not exist")
+    # Saved as a file, not run: the file's `__main__` demo stops at the first function still
+    # to write, and "Run all" would stop with it (grader/notebook.py says more).
+    stub = f"%%writefile {name}\n" + path.read_text(encoding="utf-8").rstrip("\n")
+    check = f'from grader.notebook import check\n\ncheck("{name}")'
+    return [("exercise", stub), ("check", check)]
+
+
+def notebook(page: Path, config: dict | None = None) -> dict:
     """The notebook (a JSON-ready dict) of the lesson page at `page`."""
+    config = settings() if config is None else config
     meta, cells = split_page(page.read_text(encoding="utf-8"))
     for key in ("day", "title", "phase"):
         if key not in meta:
             raise ValueError(f"{page.name}: front matter needs `{key}:` to make its notebook")
     intro = f"*{badge(meta)}*\n\nThe runnable part of the lesson page, as a notebook. " + (
-        "It needs the course's `engine` package: run it from the course repository "
-        "(or `pip install` it there) and run the cells in order."
+        "Run the setup cell below first (it installs the course's `engine` package where it "
+        "is missing), then run the cells in order."
     )
+    colab = colab_url(config, target(page).name)
+    if colab:
+        intro += f"\n\n[Open in Colab]({colab})"
     if cells and cells[0][0] == "markdown" and cells[0][1].startswith("# "):
         heading, _, rest = cells[0][1].partition("\n")
         cells[0] = ("markdown", f"{heading}\n\n{intro}\n{rest}")
     else:
         cells.insert(0, ("markdown", f"# {meta['title']}\n\n{intro}"))
-    cells = [(k, link_notebooks(s, page.name) if k == "markdown" else s) for k, s in cells]
+    cells.insert(1, ("setup", setup_cell(config)))
+    expanded = []
+    for kind, text in cells:
+        if kind == "markdown":
+            expanded.append((kind, link_notebooks(text, page.name)))
+        elif kind == "exercise":
+            expanded.extend(exercise_cells(text))
+        else:
+            expanded.append((kind, text))
     out = []
-    for n, (kind, text) in enumerate(cells):
+    for n, (kind, text) in enumerate(expanded):
         cell = {
-            "cell_type": kind,
+            "cell_type": "markdown" if kind == "markdown" else "code",
             "id": f"{page.stem[:5]}-{n:02d}",
-            "metadata": {},
+            "metadata": {} if kind in ("markdown", "code") else {"course": {"cell": kind}},
             "source": _source(text),
         }
-        if kind == "code":
+        if kind != "markdown":
             cell["execution_count"] = None
             cell["outputs"] = []
         out.append(cell)

@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: a built site, served by tools/serve.py, and Debian's Chromium.
+"""Fixtures for the browser tests: the built site (tests/conftest.py: `site_dir`, `base_url`),
+also served without isolation headers, and Debian's Chromium.
 
 The site is built once per session into a temporary folder, with its site_url set to
 the test server's port (Material's instant navigation needs them to match). Chromium is the system one,
@@ -8,17 +9,12 @@ a request to any host but 127.0.0.1, or an uncaught page error, fails the test.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from tools.serve import make_server
+from tests.site_server import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,12 +26,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     # On a page's first visit the service worker keeps the whole course (~20 MB) for offline
@@ -45,49 +35,9 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="session")
-def site_port() -> int:
-    """The port of the isolated server; the site is built for it (instant navigation)."""
-    return _free_port()
-
-
-@pytest.fixture(scope="session")
-def site_dir(site_port, tmp_path_factory) -> Path:
-    # A folder of this session's own: a site being rebuilt by another run at the same
-    # time must not pull files from under this one.
-    out = tmp_path_factory.mktemp("site")
-    # Strict, as `nox -s docs`: a broken link or a bad block fails every browser test.
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "SITE_URL": f"http://127.0.0.1:{site_port}/"},
-    )
-    if proc.returncode != 0:
-        pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
-    return out
-
-
-def _serve(site: Path, isolation: bool, port: int = 0):
-    server = make_server(site, port, isolation=isolation)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    return server
-
-
-@pytest.fixture(scope="session")
-def base_url(site_dir, site_port):
-    """The site, served cross-origin isolated (like `nox -s serve`)."""
-    server = _serve(site_dir, isolation=True, port=site_port)
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="session")
 def plain_url(site_dir):
     """The site served without COOP/COEP, like a static host that cannot set headers."""
-    server = _serve(site_dir, isolation=False)
+    server = serve(site_dir, isolation=False)
     yield f"http://127.0.0.1:{server.server_port}/"
     server.shutdown()
     server.server_close()

@@ -1,5 +1,8 @@
 """engine.plot: figures and progress bars, shown in a page or summarised on the command line."""
 
+import sys
+import types
+
 import pytest
 
 from engine import plot
@@ -54,3 +57,68 @@ def test_a_boundary_figure_is_shown_with_its_key(monkeypatch):
     points, labels = two_moons(6, seed=1)
     boundary_figure(MLP(2, [1]), points, labels, resolution=3).show(key="training")
     assert shown == ["training"]
+
+
+class _FakeShell:
+    """What show() reads of IPython: the shell's cell count and `IPython.display.display`."""
+
+    def __init__(self):
+        self.execution_count = 1
+        self.outputs = []  # [figure shown in each display, in order]
+
+    def display(self, fig, display_id=None):
+        self.outputs.append(fig)
+        if display_id:
+            index = len(self.outputs) - 1
+            return types.SimpleNamespace(update=lambda new: self.outputs.__setitem__(index, new))
+        return None
+
+
+@pytest.fixture
+def ipython(monkeypatch):
+    shell = _FakeShell()
+    ipython = types.ModuleType("IPython")
+    ipython.get_ipython = lambda: shell
+    display = types.ModuleType("IPython.display")
+    display.display = shell.display
+    ipython.display = display
+    monkeypatch.setitem(sys.modules, "IPython", ipython)
+    monkeypatch.setitem(sys.modules, "IPython.display", display)
+    monkeypatch.setattr(plot, "display_hook", None)
+    monkeypatch.setattr(plot, "_displays", {})
+    return shell
+
+
+def test_in_ipython_a_repeated_key_updates_its_own_display(ipython, capsys):
+    for step in range(3):
+        progress(step + 1, 3).show(key="bar")
+        line_plot([1.0] * (step + 1), title="loss").show(key="loss")
+    once = line_plot([2.0], title="once")
+    once.show()
+    # Two live displays (the last bar and the last curve) and the figure without a key.
+    bar, loss, last = ipython.outputs
+    assert (bar.done, bar.total) == (3, 3)
+    assert len(loss.series[0]["ys"]) == 3
+    assert last is once
+    assert capsys.readouterr().out == ""  # drawn, not summarised as text
+    # The next cell's first figure with the same key is a new display, under that cell.
+    ipython.execution_count = 2
+    progress(1, 5).show(key="bar")
+    assert len(ipython.outputs) == 4 and ipython.outputs[0].done == 3
+
+
+def test_ipython_installed_but_not_running_prints_the_summary(monkeypatch, capsys):
+    ipython = types.ModuleType("IPython")
+    ipython.get_ipython = lambda: None  # plain `python` that merely imported IPython
+    monkeypatch.setitem(sys.modules, "IPython", ipython)
+    monkeypatch.setattr(plot, "display_hook", None)
+    monkeypatch.setattr(plot, "_keys_printed", set())
+    progress(1, 2).show(key="bar")
+    assert capsys.readouterr().out == "<Progress 1 of 2>\n"
+
+
+def test_the_page_hook_wins_over_ipython(ipython, monkeypatch):
+    shown = []
+    monkeypatch.setattr(plot, "display_hook", lambda fig, key: shown.append(key))
+    progress(1, 2).show(key="bar")
+    assert shown == ["bar"] and ipython.outputs == []

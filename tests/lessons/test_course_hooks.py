@@ -179,3 +179,35 @@ def test_a_broken_lesson_stops_the_build_with_its_name(tmp_path):
     config = SimpleNamespace(docs_dir=str(tmp_path), nav=[course_nav.PLACEHOLDER])
     with pytest.raises(PluginError, match="day01_x.md: front matter says day 2"):
         course_nav.on_config(config)
+
+
+def _lesson_line(monkeypatch, configured):
+    plugin_module = pytest.importorskip("mkdocs_jupyter.plugin")
+    config = _Config(docs_dir=str(ROOT / "docs"), site_dir="/tmp/site", use_directory_urls=True)
+    plugin = plugin_module.Plugin()
+    plugin.load_config({"include": ["notebooks/*.ipynb"]})
+    files = plugin.on_files(mkdocs_files.get_files(config), config)
+    monkeypatch.setattr(notebook_link, "_settings", configured)
+    page = _page("lessons/day10_neuron.md", {"day": 10, "phase": 2}, files)
+    return notebook_link.on_page_markdown("# T\n", page, None, files).split("\n")[0]
+
+
+def test_open_in_colab_only_where_the_repository_is_configured(monkeypatch):
+    configured = {"repository": "https://github.com/someone/course", "branch": "spring"}
+    line = _lesson_line(monkeypatch, {**configured, "published_url": None})
+    assert (
+        '<a href="https://colab.research.google.com/github/someone/course/blob/spring/'
+        'docs/notebooks/day10_neuron.ipynb">Open in Colab</a>'
+    ) in line
+    line = _lesson_line(monkeypatch, {"repository": None, "branch": "main", "published_url": None})
+    assert "colab" not in line.lower() and "Download this day" in line
+    assert line.endswith("read the notebook</a></p>")
+
+
+def test_the_course_configures_no_repository_so_its_pages_have_no_colab_link():
+    # mkdocs.yml leaves it null (it is the publisher's to set): then no notebook links to Colab.
+    from tools import notebooks
+
+    assert notebooks.settings()["repository"] is None
+    for path in notebooks.NOTEBOOKS.glob("*.ipynb"):
+        assert "colab.research.google.com" not in path.read_text(encoding="utf-8"), path.name

@@ -27,7 +27,11 @@ def test_notebook_is_up_to_date(path):
 def test_code_cells_are_the_page_cells(path):
     # Read with the lesson tests' own parser, not the generator's: the two must agree.
     nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
-    code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    code = [
+        "".join(c["source"])
+        for c in nb["cells"]
+        if c["cell_type"] == "code" and "course" not in c["metadata"]
+    ]
     assert code == [c.rstrip("\n") for c in load(path).notebook_cells]
     assert all(
         c["outputs"] == [] and c["execution_count"] is None
@@ -64,7 +68,8 @@ def test_markdown_conversion():
     meta, cells = notebooks.split_page(text)
     assert meta["day"] == 1
     kinds = [k for k, _ in cells]
-    assert kinds == ["markdown", "code", "markdown"]
+    assert kinds == ["markdown", "code", "markdown", "exercise"]
+    assert cells[3][1] == "day01_x.py"
     assert cells[0][1].startswith("# T\n\nIntro.\n\n> **Try this**\n>\n> Change it.")
     assert "day-badge" not in cells[0][1]
     assert cells[1][1] == "x = 1"
@@ -113,3 +118,86 @@ def test_explorer_fence_becomes_a_note():
     assert len(cells) == 1 and "```" not in cells[0][1]
     assert "> **Graph explorer.** On the course site" in cells[0][1]
     assert "starting from `(a + b) * c`" in cells[0][1]
+
+
+def _added(nb):
+    """The cells the generator adds to the page's: [(role, source)]."""
+    return [
+        (c["metadata"]["course"]["cell"], "".join(c["source"]))
+        for c in nb["cells"]
+        if "course" in c["metadata"]
+    ]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=IDS)
+def test_setup_first_then_each_exercise_as_a_cell_and_its_check(path):
+    nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    assert cells[0]["cell_type"] == "markdown" and cells[1]["metadata"] == {
+        "course": {"cell": "setup"}
+    }
+    page = load(path)
+    expected = [("setup", None)]
+    for block in page.exercises:
+        stub = (notebooks.EXERCISES / block["file"]).read_text(encoding="utf-8")
+        expected += [
+            ("exercise", f"%%writefile {block['file']}\n" + stub.rstrip("\n")),
+            ("check", f'from grader.notebook import check\n\ncheck("{block["file"]}")'),
+        ]
+    added = _added(nb)
+    assert [(role, src if role != "setup" else None) for role, src in added] == expected
+    # The check follows its exercise at once: nothing runs between them.
+    roles = [c["metadata"].get("course", {}).get("cell") for c in cells]
+    for i, role in enumerate(roles):
+        if role == "exercise":
+            assert roles[i + 1] == "check"
+
+
+def test_the_setup_cell_gets_the_sites_address_and_nothing_else_changes():
+    path = PAGES[0]
+    text = notebooks.target(path).read_text(encoding="utf-8")
+    served = notebooks.with_site_address(text, "https://example.org/course/")
+    before, after = json.loads(text), json.loads(served)
+    setup_before, setup_after = ("".join(nb["cells"][1]["source"]) for nb in (before, after))
+    assert "SITE = None  #" in setup_before
+    assert "SITE = 'https://example.org/course/'  #" in setup_after
+    assert setup_after.replace("'https://example.org/course/'", "None") == setup_before
+    after["cells"][1] = before["cells"][1]
+    assert after == before
+    with pytest.raises(ValueError, match="setup cell"):
+        notebooks.with_site_address(json.dumps({"cells": []}), "https://example.org/")
+
+
+def test_settings_are_read_from_mkdocs_yml_and_checked(tmp_path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_url: !ENV SITE_URL\nextra:\n  published_url: null\n")
+    assert notebooks.settings(config) == {
+        "published_url": None,
+        "repository": None,
+        "branch": "main",
+    }
+    config.write_text(
+        "extra:\n  course_repository: https://github.com/a/b.git\n  course_branch: dev\n"
+        "  published_url: https://a.github.io/b/\n"
+    )
+    got = notebooks.settings(config)
+    assert got == {
+        "published_url": "https://a.github.io/b/",
+        "repository": "https://github.com/a/b",
+        "branch": "dev",
+    }
+    assert notebooks.colab_url(got, "day01_x.ipynb") == (
+        "https://colab.research.google.com/github/a/b/blob/dev/docs/notebooks/day01_x.ipynb"
+    )
+    page = PAGES[0]
+    nb = notebooks.notebook(page, got)
+    first, setup = ("".join(c["source"]) for c in nb["cells"][:2])
+    assert f"[Open in Colab]({notebooks.colab_url(got, page.stem + '.ipynb')})" in first
+    assert "SITE = 'https://a.github.io/b/'  #" in setup
+    assert "git clone https://github.com/a/b course" in setup
+    config.write_text("extra:\n  course_repository: https://gitlab.com/a/b\n")
+    with pytest.raises(ValueError, match="public GitHub repository"):
+        notebooks.settings(config)
+    config.write_text("extra:\n  published_url: example.org\n")
+    with pytest.raises(ValueError, match="trailing slash"):
+        notebooks.settings(config)

@@ -53,14 +53,13 @@ def extract_cells(page: Path) -> list[dict]:
     return cells
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
+def run_pages_in_node(pages: list[Path], tmp: Path) -> dict[str, list[dict]]:
+    """{page stem: [each cell's result]} from run_cells.mjs (skips without Node.js)."""
     if NODE is None:
         pytest.skip("no `node` on PATH: install Node.js 20+ (apt-get install -y nodejs npm)")
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
         pytest.fail("node_modules/pyodide is missing: run `npm ci` first")
-    pages = [{"page": p.stem, "cells": extract_cells(p)} for p in LESSONS]
-    tmp = tmp_path_factory.mktemp("cells")
+    pages = [{"page": p.stem, "cells": extract_cells(p)} for p in pages]
     (tmp / "pages.json").write_text(json.dumps(pages))
     proc = subprocess.run(
         [
@@ -77,6 +76,11 @@ def results(tmp_path_factory):
     if proc.returncode != 0 or not (tmp / "results.json").is_file():
         pytest.fail(f"the Node cell runner failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     return {r["page"]: r["cells"] for r in json.loads((tmp / "results.json").read_text())}
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return run_pages_in_node(LESSONS, tmp_path_factory.mktemp("cells"))
 
 
 @pytest.mark.slow

@@ -1,0 +1,39 @@
+"""Fixtures of the notebook tests: the days to run, the kernel's shared packages, and what
+the pages' own cells print (run by the Node cell runner, the way the site runs them).
+
+By default (`nox -s tests`) four days run: 1, 4, 15 and 30 (the first, a PyTorch cell, live
+figures, the last). COURSE_NOTEBOOKS=all runs all thirty: `nox -s notebooks_run`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import course
+from tests.pyodide.test_lesson_cells import run_pages_in_node
+
+from .kernel import shared_environment
+
+FAST_DAYS = (1, 4, 15, 30)
+
+
+def days_under_test():
+    """The lesson pages whose notebooks run in this session, in day order."""
+    everything = os.environ.get("COURSE_NOTEBOOKS") == "all"
+    return [course.DOCS / day.lesson for day in course.DAYS if everything or day.day in FAST_DAYS]
+
+
+@pytest.fixture(scope="session")
+def shared_python():
+    try:
+        return shared_environment()
+    except RuntimeError as exc:
+        pytest.fail(f"the notebook kernel's packages could not be installed: {exc}")
+
+
+@pytest.fixture(scope="session")
+def page_output(tmp_path_factory):
+    """{page stem: [each `pyodide` cell's result under Pyodide: stdout, figures, ...]}."""
+    return run_pages_in_node(days_under_test(), tmp_path_factory.mktemp("page-cells"))
