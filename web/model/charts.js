@@ -59,6 +59,8 @@ export class Heatmap {
     this.readout = el("p", { class: "gm-readout", id: `gm-readout-${++ids}` });
     this.readout.textContent = "Point at or focus a cell to read its number.";
     this.element = el("div", { class: "gm-heatmap" }, this.scroll, this.readout);
+    // Whether the map is wider than its box changes with the page's width: look again then.
+    new ResizeObserver(() => this.fitScroll()).observe(this.scroll);
     this.grid.addEventListener("keydown", (e) => this.key(e));
     this.grid.addEventListener("focusin", (e) => this.show(e.target));
     this.grid.addEventListener("pointerover", (e) => this.show(e.target));
