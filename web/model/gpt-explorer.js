@@ -7,7 +7,8 @@
 // Test hooks: [data-gpt-explorer] (data-state: busy | ready | error; data-shown: the prefix
 // drawn), input[data-role=prefix], input[data-role=temperature], [data-action=sample],
 // [data-head=N] (data-weights), [data-role=probs] > [data-token] (data-p),
-// [data-matrix] (data-norm), [data-role=contributions], [data-role=model].
+// [data-matrix] (data-norm), [data-role=contributions], [data-role=model]. Events (bubbling):
+// "gpt-explorer:forward" once the forward views are redrawn, "gpt-explorer:drawn" once all are.
 
 import { el } from "../explorer/dom.js";
 import { Heatmap, TextAlternative, legend, lossCurve, numberTable } from "./charts.js";
@@ -452,6 +453,9 @@ export class ModelExplorer {
         const data = await this.engine.forward(prefix);
         if (!isLatest()) return;
         this.drawForward(data, prefix);
+        this.root.dispatchEvent(
+          new CustomEvent("gpt-explorer:forward", { bubbles: true, detail: { prefix } }),
+        );
       }
       if (this.has("backward")) {
         let data = null;
@@ -466,7 +470,7 @@ export class ModelExplorer {
       }
       this.root.dataset.state = "ready";
       this.root.dataset.shown = prefix;
-      this.root.dispatchEvent(new CustomEvent("gpt-explorer:drawn", { detail: { prefix } }));
+      this.root.dispatchEvent(new CustomEvent("gpt-explorer:drawn", { bubbles: true, detail: { prefix } }));
     } catch (err) {
       if (!isLatest()) return;
       this.root.dataset.state = "error";
