@@ -16,7 +16,8 @@ import re
 import pytest
 from explorer.model import backward_view, forward_view
 
-from tests.browser.model_harness import model_harness_url, open_harness  # noqa: F401
+from tests.browser.helpers import editor_text, set_code, wait_state
+from tests.browser.model_harness import ROOT, model_harness_url, open_harness  # noqa: F401
 
 READY = "[data-gpt-explorer][data-state=ready]"
 
@@ -355,3 +356,103 @@ def test_training_snapshots_draw_the_curve_and_ask_for_the_new_model(explorer_pa
     assert "Head 2" in page.inner_text("[data-view=training]")
     page.wait_for_function(f"window.modelCalls.length > {calls}")  # the other views ask again
     shown(page, "emm")
+
+
+# -- the built site: Pyodide in the course worker --------------------------------------------
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = """
+async () => (await axe.run(document, {
+  runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+})).violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+  .map((v) => `${v.id} (${v.impact}): ` + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | "))
+"""
+
+
+def open_site(page, url, path="model-explorer/"):
+    page.goto(url + path)
+    page.wait_for_selector(READY, timeout=180_000)  # Python boots in the worker first
+    return page
+
+
+def test_the_site_page_shows_what_the_engine_computes(course_page, base_url):
+    page = open_site(course_page, base_url)
+    assert page.get_attribute("[data-gpt-explorer]", "data-shown") == "emm"
+    want = forward_view("emm")
+    for h in range(want["model"]["n_head"]):
+        rows = json.loads(page.get_attribute(f"[data-head='{h}']", "data-weights"))
+        assert rows == [pytest.approx(p["heads"][h], abs=1e-9) for p in want["positions"]]
+    probs = dict(probs_shown(page))
+    assert [probs[s] for s in want["symbols"]] == pytest.approx(
+        want["positions"][-1]["probs"], abs=1e-9
+    )
+    loss = want["model"]["loss"]
+    assert page.inner_text("[data-role=model]") == (
+        f"Model in use: the checkpoint shipped with the course (1,000 steps, held-out loss {loss:.4f})."
+    )
+    back = backward_view("emm")
+    norms = dict(
+        page.eval_on_selector_all(
+            "[data-matrix]", "els => els.map(e => [e.dataset.matrix, Number(e.dataset.norm)])"
+        )
+    )
+    assert norms == pytest.approx({m["name"]: m["norm"] for m in back["matrices"]}, rel=1e-9)
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_axe_finds_no_serious_violation_on_the_model_explorer(course_page, base_url, scheme):
+    page = open_site(course_page, base_url)
+    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    for details in page.locator("[data-gpt-explorer] details").all():
+        details.locator("summary").click()  # the tables too
+    page.focus("[data-head='0'] .gm-cell[tabindex='0']")
+    page.wait_for_timeout(400)  # Material's colour transitions end before anything is measured
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(SERIOUS)
+    assert not violations, "\n".join(violations)
+
+
+def test_at_390_px_the_site_page_does_not_scroll_sideways(course_page, base_url):
+    page = course_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_site(page, base_url)
+    for details in page.locator("[data-gpt-explorer] details").all():
+        details.locator("summary").click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for view in page.locator("[data-gpt-explorer] [data-view]").all():
+        view.scroll_into_view_if_needed()
+        assert view.is_visible()
+        box = view.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course_page, base_url):
+    page = course_page
+    page.goto(base_url + "lessons/day30_your_gpt/")
+    explorer = page.locator("[data-gpt-explorer]")
+    page.wait_for_selector(READY, timeout=180_000)
+    assert "the checkpoint shipped with the course" in page.inner_text("[data-role=model]")
+    block = page.locator("[data-cell]", has_text="STEPS = 100").first
+    set_code(block, editor_text(block).replace("STEPS = 100 ", "STEPS = 400 "))
+    block.locator("[data-action=run]").click()
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-gpt-explorer]').dataset.trainingStep) > 0",
+        timeout=180_000,
+    )
+    first = int(explorer.get_attribute("data-training-step"))
+    points = page.locator("[data-view=training] polyline").get_attribute("points").count(",")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-gpt-explorer]').dataset.trainingStep) > {first}",
+        timeout=120_000,
+    )  # a later snapshot: the curve has grown
+    assert page.locator("[data-view=training] polyline").get_attribute("points").count(",") > points
+    block.locator("[data-action=stop]").click()
+    wait_state(block, ("idle", "done", "error"), timeout=30)
+    page.wait_for_function(
+        "() => document.querySelector('[data-role=model]').textContent.includes('your model')",
+        timeout=60_000,
+    )
+    assert re.search(
+        r"your model, trained \d+ steps in this page", page.inner_text("[data-role=model]")
+    )
+    page.wait_for_selector(READY)
