@@ -340,10 +340,13 @@ def test_training_snapshots_draw_the_curve_and_ask_for_the_new_model(explorer_pa
         "step": 40,
         "steps": 200,
         "losses": [3.3, 3.0, 2.8, 2.7],
+        "loss_steps": [10, 20, 30, 40],
         "samples": ["mara", "kel", "ann"],
         "attention": {
             "name": "emma",
+            "layer": 0,
             "head": 2,
+            "tokens": [".", "e", "m"],
             "weights": [[1.0], [0.25, 0.75], [0.5, 0.25, 0.25]],
         },
         "model": forward_view("emm")["model"],

@@ -243,8 +243,8 @@ export class ModelExplorer {
       "residual",
       "Residual stream",
       "The vector each position carries up the model, one row per position, at three " +
-        "points: after the embeddings, after the attention branch is added to it, and after " +
-        "the MLP branch is added. A branch adds its output to the stream and replaces " +
+        "points: after the embeddings (their sum, scaled by RMSNorm), after the attention " +
+        "branch is added to it, and after the MLP branch is added. A branch adds its output to the stream and replaces " +
         "nothing (day 24), so a cell that keeps its colour from one map to the next is one " +
         "the branch barely changed. The last map is what lm_head turns into the logits.",
       "At which step, attention or the MLP, does the stream change more for the last " +
@@ -754,9 +754,8 @@ export class ModelExplorer {
   drawTraining(data) {
     const losses = data.losses ?? [];
     const steps = data.steps ?? data.step;
-    const points = losses.map((l, i) =>
-      Array.isArray(l) ? l : [Math.round(((i + 1) * data.step) / losses.length), l],
-    );
+    // Each point is the mean loss of a run of steps; loss_steps says the step each run ends at.
+    const points = losses.map((l, i) => [data.loss_steps?.[i] ?? i + 1, l]);
     const last = points.length ? points[points.length - 1][1] : null;
     this.root.dataset.trainingStep = String(data.step);
     this.trainLine.textContent = `Step ${data.step} of ${steps}${last === null ? "" : `, loss ${fmt(last)}`}.`;
@@ -769,7 +768,7 @@ export class ModelExplorer {
     this.samples.replaceChildren(...(data.samples ?? []).map((s) => el("li", { text: s || "(empty name)" })));
     const att = data.attention;
     if (att?.weights?.length) {
-      const letters = [".", ...att.name.split("")].slice(0, att.weights.length);
+      const letters = (att.tokens ?? [".", ...att.name.split("")]).slice(0, att.weights.length);
       this.trainSymbols = letters;
       this.trainHeading.textContent = `Head ${att.head}'s attention for "${att.name}"`;
       this.trainMap.element.hidden = false;
