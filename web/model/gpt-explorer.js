@@ -440,6 +440,13 @@ export class ModelExplorer {
   }
 
   refresh() {
+    clearTimeout(this.waiting);
+    // A running cell goes first in the worker's queue: say so if the answer takes a while.
+    this.waiting = setTimeout(() => {
+      if (this.root.dataset.state === "busy")
+        this.status.textContent =
+          "Waiting for Python: the views redraw as soon as it is free (a running cell goes first).";
+    }, 1500);
     this.prefix = this.input.value;
     if (this.nameInput && this.name === null) this.nameInput.value = this.prefix;
     this.root.dataset.state = "busy";
