@@ -475,11 +475,18 @@ export class ModelExplorer {
         if (!isLatest()) return;
         if (data) this.drawBackward(data);
       }
+      this.retried = false;
       this.root.dataset.state = "ready";
       this.root.dataset.shown = prefix;
       this.root.dispatchEvent(new CustomEvent("gpt-explorer:drawn", { bubbles: true, detail: { prefix } }));
     } catch (err) {
       if (!isLatest()) return;
+      // Stop restarted Python under the call (its model is gone): ask the new one, once.
+      if ((err.restarted || err.interrupted) && !this.retried) {
+        this.retried = true;
+        this.refresh();
+        return;
+      }
       this.root.dataset.state = "error";
       this.root.dataset.shown = prefix;
       this.status.textContent = messageOf(err);
