@@ -3,6 +3,12 @@
 `nox -s train -- --steps 500 --temperature 0.8` passes its options here. The names are
 split (seeded) into 90% for training and 10% held out; the held-out loss before and
 after training shows whether the model learned names or memorised them.
+
+`--save PATH` writes the trained model to a JSON checkpoint (engine/checkpoint.py) with
+its training settings and its held-out loss; `engine.checkpoint.load(PATH)` reads it back.
+The course site ships the checkpoint of the default run:
+
+    python -m engine.train --samples 0 --save explorer/data/microgpt.json
 """
 
 import argparse
@@ -10,6 +16,7 @@ import math
 import sys
 import time
 
+from . import checkpoint
 from .data import load_names, split_names
 from .gpt import GPTConfig, evaluate, init_gpt, sample_names, training
 from .tokenizer import Tokenizer
@@ -49,6 +56,12 @@ def parse_args(argv):
     )
     parser.add_argument(
         "--log-every", type=_positive_int, default=50, help="print progress every N steps (50)"
+    )
+    parser.add_argument(
+        "--save",
+        metavar="PATH",
+        default=None,
+        help="write the trained model to this JSON checkpoint (engine.checkpoint.load reads it)",
     )
     args = parser.parse_args(argv)
     if not args.lr > 0:
@@ -102,7 +115,24 @@ def main(argv=None):
             )
             window = []
 
-    print(f"held-out loss after training: {evaluate(model, test_docs):.4f}")
+    held_out = evaluate(model, test_docs)
+    print(f"held-out loss after training: {held_out:.4f}")
+    if args.save:
+        training_settings = {
+            "steps": args.steps,
+            "lr": args.lr,
+            "seed": args.seed,
+            "batch_size": args.batch_size,
+        }
+        path = checkpoint.save(
+            args.save,
+            model,
+            tokenizer,
+            training=training_settings,
+            held_out_loss=held_out,
+            held_out_names=len(test_docs),
+        )
+        print(f"saved the model to {path} ({path.stat().st_size / 1024:.0f} kB)")
     if args.samples:
         print(f"{args.samples} new names (temperature {args.temperature}):")
         known = set(names)
