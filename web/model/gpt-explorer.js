@@ -331,8 +331,10 @@ export class ModelExplorer {
         "norm (the square root of the sum of its squared entries); the matrix whose " +
         "gradient has the largest norm comes first. Under the matrices, for one position t: " +
         "for each position s up to t, the norm of the gradient of position t's loss with " +
-        "respect to position s's input vector (its token embedding plus its position " +
-        "embedding): how much the prediction at t depends on what stood at s.",
+        "respect to position s's input vector x_s (the row of wte for its symbol plus the " +
+        "row of wpe for s), from one backward() of position t's loss alone: how much the " +
+        "prediction at t depends on what stood at s. An earlier position can change it only " +
+        "through attention, by the key and the value that position t reads from it.",
       "Which rows of wte get any gradient from this name, and why does every row of " + "lm_head get one?",
     );
     const nameId = this.id("name");
