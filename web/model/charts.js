@@ -60,7 +60,10 @@ export class Heatmap {
     this.readout.textContent = "Point at or focus a cell to read its number.";
     this.element = el("div", { class: "gm-heatmap" }, this.scroll, this.readout);
     // Whether the map is wider than its box changes with the page's width: look again then.
-    new ResizeObserver(() => this.fitScroll()).observe(this.scroll);
+    // Observed, not measured on each update: a measure there would force a layout per map.
+    const resized = new ResizeObserver(() => this.fitScroll());
+    resized.observe(this.scroll);
+    resized.observe(this.grid);
     this.grid.addEventListener("keydown", (e) => this.key(e));
     this.grid.addEventListener("focusin", (e) => this.show(e.target));
     this.grid.addEventListener("pointerover", (e) => this.show(e.target));
@@ -91,7 +94,6 @@ export class Heatmap {
     }
     const focused = this.grid.contains(document.activeElement) ? document.activeElement : null;
     if (focused) this.readout.textContent = focused.getAttribute("aria-label");
-    this.fitScroll();
   }
 
   build(rows, width, rowLabels, colLabels, shape) {

@@ -20,7 +20,6 @@ const GROUPS = {
   all: VIEWS,
   forward: ["embeddings", "attention", "residual", "probs"],
 };
-const DEBOUNCE_MS = 15; // typing fast redraws once, for the last letter
 
 const engines = new WeakMap();
 /** One engine per Python client, shared by every explorer of every page. */
@@ -435,10 +434,10 @@ export class ModelExplorer {
 
   // -- asking Python ------------------------------------------------------------------------
 
+  /** A keystroke asks at once: one request is in flight at a time, and letters typed while
+   *  it runs are asked for together, as the newest prefix (Latest). */
   typed() {
-    clearTimeout(this.timer);
-    this.root.dataset.state = "busy";
-    this.timer = setTimeout(() => this.refresh(), DEBOUNCE_MS);
+    this.refresh();
   }
 
   refresh() {
@@ -457,21 +456,27 @@ export class ModelExplorer {
 
   async compute({ prefix, name, position }, isLatest) {
     const forwardViews = ["embeddings", "attention", "residual", "probs"].some((v) => this.has(v));
+    // Both questions go to the worker at once: it computes the gradients while the page
+    // draws the forward views.
+    const forward = forwardViews || !this.has("backward") ? this.engine.forward(prefix) : null;
+    const backward = this.has("backward") ? this.engine.backward(name, position) : null;
+    backward?.catch(() => {}); // its failure is read below, after the forward views
     try {
-      if (forwardViews || !this.has("backward")) {
-        const data = await this.engine.forward(prefix);
+      if (forward) {
+        const data = await forward;
         if (!isLatest()) return;
         this.drawForward(data, prefix);
         this.root.dispatchEvent(
           new CustomEvent("gpt-explorer:forward", { bubbles: true, detail: { prefix } }),
         );
       }
-      if (this.has("backward")) {
+      if (backward) {
         let data = null;
         try {
-          data = await this.engine.backward(name, position);
+          data = await backward;
         } catch (err) {
           if (!isLatest()) return;
+          if (err.restarted || err.interrupted) throw err;
           this.backwardError(name, err);
         }
         if (!isLatest()) return;
