@@ -15,6 +15,7 @@ import argparse
 import math
 import sys
 import time
+from pathlib import Path
 
 from . import checkpoint
 from .data import load_names, split_names
@@ -66,6 +67,9 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     if not args.lr > 0:
         parser.error(f"--lr must be positive, got {args.lr}")
+    # Checked before training, so a bad path does not cost a whole run.
+    if args.save and Path(args.save).is_dir():
+        parser.error(f"--save needs a file path, e.g. {Path(args.save) / 'model.json'}")
     return args
 
 
@@ -124,14 +128,18 @@ def main(argv=None):
             "seed": args.seed,
             "batch_size": args.batch_size,
         }
-        path = checkpoint.save(
-            args.save,
-            model,
-            tokenizer,
-            training=training_settings,
-            held_out_loss=held_out,
-            held_out_names=len(test_docs),
-        )
+        try:
+            path = checkpoint.save(
+                args.save,
+                model,
+                tokenizer,
+                training=training_settings,
+                held_out_loss=held_out,
+                held_out_names=len(test_docs),
+            )
+        except OSError as err:
+            print(f"could not write the checkpoint to {args.save}: {err.strerror}", file=sys.stderr)
+            return 1
         print(f"saved the model to {path} ({path.stat().st_size / 1024:.0f} kB)")
     if args.samples:
         print(f"{args.samples} new names (temperature {args.temperature}):")
