@@ -47,7 +47,13 @@ def _current(model=None):
     the learner's model if there is one, else the shipped checkpoint.
     """
     if isinstance(model, GPT):
-        return model, Tokenizer(), model_summary(model, "given", None)
+        tokenizer = Tokenizer()
+        if model.config.vocab_size != tokenizer.vocab_size:
+            raise ValueError(
+                f"this model has {model.config.vocab_size} symbols, the course's tokenizer "
+                f"{tokenizer.vocab_size}: pass a Checkpoint, which carries its own tokenizer"
+            )
+        return model, tokenizer, model_summary(model, "given", None)
     if isinstance(model, checkpoint.Checkpoint):
         info = model.info
         steps = info.get("training", {}).get("steps")

@@ -283,3 +283,14 @@ def test_the_explorer_wheel_ships_the_checkpoint():
     files = package_files(em.CHECKPOINT_PATH.parents[2], "explorer", data=site_build.EXPLORER_DATA)
     assert files["explorer/data/microgpt.json"] == em.CHECKPOINT_PATH.read_bytes()
     assert "explorer/model.py" in files
+
+
+def test_a_model_of_another_vocabulary_needs_its_tokenizer():
+    model = init_gpt(GPTConfig(vocab_size=3), seed=0)
+    with pytest.raises(ValueError, match="pass a Checkpoint"):
+        em.forward_view("ab", model)
+    ours = checkpoint.loads(checkpoint.dumps(model, Tokenizer("ab")))
+    view = em.forward_view("ba", ours)
+    assert view["symbols"] == ["a", "b", "."] and view["model"]["source"] == "checkpoint"
+    with pytest.raises(ValueError, match="only the symbols 'ab': 'c' is not one"):
+        em.forward_view("abc", ours)
