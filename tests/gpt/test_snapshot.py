@@ -168,3 +168,32 @@ def test_model_json_has_no_nan(runner):
     )
     text = next(t for kind, t, _ in emitted if kind == "model")
     assert json.loads(text)["losses"][0] is None and not math.isnan(json.loads(text)["losses"][1])
+
+
+def test_after_a_stop_the_explorer_reads_the_weights_trained_so_far(runner):
+    module, emitted = runner
+    code = (
+        "from engine.gpt import init_gpt, training\n"
+        "from engine.snapshot import snapshot\n"
+        "from engine.tokenizer import Tokenizer\n"
+        "tok = Tokenizer()\n"
+        "docs = [tok.encode(n) for n in ('emma', 'olivia', 'ava', 'mia')]\n"
+        "model = init_gpt(seed=0)\n"
+        "losses = []\n"
+        "for result in training(model, docs, steps=10):\n"
+        "    losses.append(result.loss)\n"
+        "    if result.step == 0:\n"
+        "        snapshot(model, 1, 10, losses).show(key='model')\n"
+        "    if result.step == 2:\n"
+        "        raise KeyboardInterrupt  # what Stop does, between two steps\n"
+    )
+    result = json.loads(module.run(code, "snapshot-test", "<cell 1>"))
+    assert result["interrupted"]
+    view = json.loads(module.call("explorer.model", "forward_view", '["em"]'))
+    assert view["model"]["source"] == "trained" and view["model"]["steps"] == 3
+    model = module.namespace("snapshot-test")["model"]
+    expected = forward_view("em", model)["positions"]  # the namespace's model, 3 steps in
+    assert view["positions"] == json.loads(json.dumps(expected))
+    assert view["positions"] != json.loads(
+        json.dumps(forward_view("em", init_gpt(seed=0))["positions"])
+    )
