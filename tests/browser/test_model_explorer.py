@@ -435,7 +435,8 @@ def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course
     explorer = page.locator("[data-gpt-explorer]")
     page.wait_for_selector(READY, timeout=180_000)
     assert "the checkpoint shipped with the course" in page.inner_text("[data-role=model]")
-    block = page.locator("[data-cell]", has_text="STEPS = 100").first
+    index = page.locator("[data-cell]", has_text="STEPS = 100").first.get_attribute("data-cell")
+    block = page.locator(f"[data-cell='{index}']")  # found once: its text is about to change
     set_code(block, editor_text(block).replace("STEPS = 100 ", "STEPS = 400 "))
     block.locator("[data-action=run]").click()
     page.wait_for_function(
