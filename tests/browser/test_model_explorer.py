@@ -14,8 +14,8 @@ import math
 import re
 
 import pytest
-from explorer.model import backward_view, forward_view
 
+from explorer.model import backward_view, forward_view
 from tests.browser.helpers import editor_text, set_code, wait_state
 from tests.browser.model_harness import ROOT, model_harness_url, open_harness  # noqa: F401
 
