@@ -226,7 +226,7 @@ export class ModelExplorer {
         "attention weights over positions 0 to t (the keys), so the row is one softmax and " +
         "adds up to 1. A weight says how much of that position's value vector the head " +
         "brings back to position t. Cells right of the diagonal are missing: a position " +
-        "never looks at a later one. Darker means more weight.",
+        "never looks at a later one. The stronger the colour, the more weight.",
       "From the last position, which earlier letter does each head look at most? Does " +
         "any head put most of its weight on BOS?",
     );
@@ -326,7 +326,7 @@ export class ModelExplorer {
       "The loss of one name is the mean, over its positions, of −log of the probability the " +
         "model gave the true next symbol (the name is read as BOS, its letters, BOS). One " +
         "backward() from that loss gives every weight its gradient. For each weight matrix: " +
-        "a map of |gradient| per entry (darker is larger) and one number, the gradient's " +
+        "a map of |gradient| per entry (the stronger the colour, the larger) and one number, the gradient's " +
         "norm (the square root of the sum of its squared entries); the matrix whose " +
         "gradient has the largest norm comes first. Under the matrices, for one position t: " +
         "for each position s up to t, the norm of the gradient of position t's loss with " +
