@@ -272,6 +272,18 @@ def test_backward_shows_one_map_per_matrix_with_the_engines_norms(explorer_page)
     )
     assert bars == pytest.approx(want["contributions"], abs=1e-12)
     assert len(bars) == want["position"] + 1
+    # the text alternative: the contributions, then one table per matrix, biggest norm first
+    page.click("[data-view=backward] details summary")
+    captions = page.eval_on_selector_all(
+        "[data-view=backward] details caption", "cs => cs.map(c => c.textContent)"
+    )
+    assert captions[0].startswith(f"Position {want['position']}'s loss")
+    assert captions[2:] == [f"|gradient| of {name}" for name, _, _ in matrices]
+    cells = page.eval_on_selector_all(
+        "[data-view=backward] details table:first-of-type td",
+        "ts => ts.map(t => Number(t.textContent))",
+    )
+    assert cells == pytest.approx(want["contributions"], rel=6e-3)
 
 
 def test_choosing_a_position_shows_its_contributions(explorer_page):

@@ -367,7 +367,7 @@ export class ModelExplorer {
       "data-role": "contributions",
       "aria-labelledby": this.id("contrib-caption"),
     });
-    this.gradTables = new TextAlternative("The gradients' sizes as tables");
+    this.gradTables = new TextAlternative("The gradients' sizes and the contributions as tables");
     body.append(
       el(
         "div",
@@ -719,6 +719,13 @@ export class ModelExplorer {
     });
     this.matrices.replaceChildren(...boxes);
     this.gradTables.set(() => [
+      numberTable(
+        `Position ${data.position}'s loss: the norm of its gradient with respect to each input vector`,
+        data.contributions.map((_, s) => `${s} ${symbols[s] ?? ""}`),
+        ["norm"],
+        data.contributions.map((c) => [c]),
+        "position",
+      ),
       numberTable(
         "Gradient norm of each matrix",
         sorted.map((m) => m.name),
