@@ -54,7 +54,11 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def train(session: nox.Session) -> None:
-    """Train microGPT on the names and sample new ones (e.g. -- --steps 500 --temperature 0.8)."""
+    """Train microGPT on the names and sample new ones (e.g. -- --steps 500 --temperature 0.8).
+
+    `-- --save PATH` also writes a JSON checkpoint; the site's model explorer ships the
+    default run's: `nox -s train -- --samples 0 --save explorer/data/microgpt.json`.
+    """
     session.install(".")
     session.run("python", "-m", "engine.train", *session.posargs)
 

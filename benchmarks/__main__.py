@@ -13,6 +13,7 @@ SUITES = {
     "browser": "browser",  # first cell output against a bare Pyodide boot, in Chromium
     "explorer": "explorer_first_graph",  # the explorer's first graph, prerendered and live
     "view3d": "view3d",  # the explorer's 3-D view: chunk size, time to its first frame, a step
+    "model_explorer": "model_explorer",  # typing a letter to the model explorer's redrawn views
 }
 
 

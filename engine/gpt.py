@@ -45,12 +45,14 @@ API (stable; lessons and the browser import it):
         softmax(logits) -> list                  subtracts the max before exp
         cross_entropy(logits, target) -> Value   -log softmax(logits)[target]
         rmsnorm(x, eps=1e-5) -> list             x / sqrt(mean(x^2) + eps)
-        attention_head(q, keys, values) -> list  one head over the cached positions
-        attention(q, keys, values, n_head) -> list   heads side by side
+        attention_head(q, keys, values, record=None) -> list  one head over the cached
+                                                 positions (record: a list for its weights)
+        attention(q, keys, values, n_head, record=None) -> list   heads side by side
         mean(xs) -> Value
     the model:
         new_kv_cache(config) -> (keys, values)   one empty list per layer, each
-        gpt(model, token_id, pos_id, keys, values) -> list of vocab_size logits
+        gpt(model, token_id, pos_id, keys, values, trace=None) -> list of vocab_size logits
+                                                 (trace: a dict for the intermediate vectors)
         document_loss(model, tokens) -> Value    mean next-token loss of one encoded name
         evaluate(model, docs_tokens) -> float    mean loss per predicted token, no update
     training:
@@ -255,21 +257,25 @@ def rmsnorm(x, eps=1e-5):
     return [v * scale for v in x]
 
 
-def attention_head(q, keys, values):
+def attention_head(q, keys, values, record=None):
     """One head: weights = softmax(q . k_t / sqrt(d)) over the positions t seen so far,
-    output = sum_t weights_t v_t."""
+    output = sum_t weights_t v_t. If `record` is a list, the weights are appended to it."""
     scale = 1.0 / math.sqrt(len(q))
     weights = softmax([dot(q, k, scale) for k in keys])
+    if record is not None:
+        record.append(weights)
     return [dot(weights, [v[j] for v in values]) for j in range(len(q))]
 
 
-def attention(q, keys, values, n_head):
-    """Multi-head attention: head h reads its own slice of q, the keys and the values."""
+def attention(q, keys, values, n_head, record=None):
+    """Multi-head attention: head h reads its own slice of q, the keys and the values.
+
+    If `record` is a list, each head appends its weights to it, head 0 first."""
     d = len(q) // n_head
     out = []
     for h in range(n_head):
         s = slice(h * d, (h + 1) * d)
-        out.extend(attention_head(q[s], [k[s] for k in keys], [v[s] for v in values]))
+        out.extend(attention_head(q[s], [k[s] for k in keys], [v[s] for v in values], record))
     return out
 
 
@@ -289,11 +295,18 @@ def new_kv_cache(config):
     return [[] for _ in range(config.n_layer)], [[] for _ in range(config.n_layer)]
 
 
-def gpt(model, token_id, pos_id, keys, values):
+def gpt(model, token_id, pos_id, keys, values, trace=None):
     """The logits for the token after `token_id` at position `pos_id`.
 
     Appends this position's key and value to `keys` / `values` (the KV cache), so call it
     for positions 0, 1, 2, ... in order with the same cache.
+
+    If `trace` is a dict, it receives this position's intermediate vectors (lists of the
+    Values themselves: `.data` is the number, `.grad` the gradient after a backward):
+    "tok_emb", "pos_emb", their sum "x" and its rmsnorm "embed" (the residual stream as it
+    enters layer 0); "layers", one dict per layer with "heads" (each head's attention
+    weights over positions 0..pos_id), "after_attn" and "after_mlp" (the residual stream
+    after each of the block's two additions); and "logits".
     """
     cfg, p = model.config, model.params
     if not 0 <= token_id < cfg.vocab_size:
@@ -308,24 +321,36 @@ def gpt(model, token_id, pos_id, keys, values):
             f"the KV cache holds {len(keys[0])} positions but pos_id is {pos_id}: "
             "feed positions 0, 1, 2, ... in order, with a fresh new_kv_cache() per sequence"
         )
-    x = [t + q for t, q in zip(p["wte"][token_id], p["wpe"][pos_id])]
+    tok_emb, pos_emb = p["wte"][token_id], p["wpe"][pos_id]
+    x = [t + q for t, q in zip(tok_emb, pos_emb)]
+    if trace is not None:
+        trace.update(tok_emb=tok_emb, pos_emb=pos_emb, x=x, layers=[])
     x = rmsnorm(x)
+    if trace is not None:
+        trace["embed"] = x
     for i in range(cfg.n_layer):
+        heads = None if trace is None else []  # each head's weights, when tracing
         # attention: this position looks back at every cached one
         residual = x
         x = rmsnorm(x)
         q = linear(x, p[f"layer{i}.attn_wq"])
         keys[i].append(linear(x, p[f"layer{i}.attn_wk"]))
         values[i].append(linear(x, p[f"layer{i}.attn_wv"]))
-        x = linear(attention(q, keys[i], values[i], cfg.n_head), p[f"layer{i}.attn_wo"])
+        x = linear(attention(q, keys[i], values[i], cfg.n_head, heads), p[f"layer{i}.attn_wo"])
         x = [a + b for a, b in zip(x, residual)]
+        after_attn = x
         # MLP: each position on its own, 16 -> 64 -> relu -> 16
         residual = x
         x = rmsnorm(x)
         x = [h.relu() for h in linear(x, p[f"layer{i}.mlp_fc1"])]
         x = linear(x, p[f"layer{i}.mlp_fc2"])
         x = [a + b for a, b in zip(x, residual)]
-    return linear(x, p["lm_head"])
+        if trace is not None:
+            trace["layers"].append({"heads": heads, "after_attn": after_attn, "after_mlp": x})
+    logits = linear(x, p["lm_head"])
+    if trace is not None:
+        trace["logits"] = logits
+    return logits
 
 
 def document_loss(model, tokens):

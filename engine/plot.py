@@ -68,9 +68,11 @@ class _Frame:
         self.left, self.right, self.top, self.bottom = 64, 16, 34 if fig.title else 14, 46
         x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
         y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
-        if x0 == x1:
+        # A range too narrow for float steps (equal ends, or a few ulps apart, as means of
+        # equal numbers can be) is widened: ticks could not step across it.
+        if x1 - x0 <= 1e-9 * max(abs(x0), abs(x1)):
             x0, x1 = x0 - 1, x1 + 1
-        if y0 == y1:
+        if y1 - y0 <= 1e-9 * max(abs(y0), abs(y1)):
             y0, y1 = y0 - 1, y1 + 1
         pad = (y1 - y0) * 0.05
         self.x0, self.x1, self.y0, self.y1 = x0, x1, y0 - pad, y1 + pad

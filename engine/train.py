@@ -3,13 +3,21 @@
 `nox -s train -- --steps 500 --temperature 0.8` passes its options here. The names are
 split (seeded) into 90% for training and 10% held out; the held-out loss before and
 after training shows whether the model learned names or memorised them.
+
+`--save PATH` writes the trained model to a JSON checkpoint (engine/checkpoint.py) with
+its training settings and its held-out loss; `engine.checkpoint.load(PATH)` reads it back.
+The course site ships the checkpoint of the default run:
+
+    python -m engine.train --samples 0 --save explorer/data/microgpt.json
 """
 
 import argparse
 import math
 import sys
 import time
+from pathlib import Path
 
+from . import checkpoint
 from .data import load_names, split_names
 from .gpt import GPTConfig, evaluate, init_gpt, sample_names, training
 from .tokenizer import Tokenizer
@@ -50,9 +58,18 @@ def parse_args(argv):
     parser.add_argument(
         "--log-every", type=_positive_int, default=50, help="print progress every N steps (50)"
     )
+    parser.add_argument(
+        "--save",
+        metavar="PATH",
+        default=None,
+        help="write the trained model to this JSON checkpoint (engine.checkpoint.load reads it)",
+    )
     args = parser.parse_args(argv)
     if not args.lr > 0:
         parser.error(f"--lr must be positive, got {args.lr}")
+    # Checked before training, so a bad path does not cost a whole run.
+    if args.save and Path(args.save).is_dir():
+        parser.error(f"--save needs a file path, e.g. {Path(args.save) / 'model.json'}")
     return args
 
 
@@ -102,7 +119,28 @@ def main(argv=None):
             )
             window = []
 
-    print(f"held-out loss after training: {evaluate(model, test_docs):.4f}")
+    held_out = evaluate(model, test_docs)
+    print(f"held-out loss after training: {held_out:.4f}")
+    if args.save:
+        training_settings = {
+            "steps": args.steps,
+            "lr": args.lr,
+            "seed": args.seed,
+            "batch_size": args.batch_size,
+        }
+        try:
+            path = checkpoint.save(
+                args.save,
+                model,
+                tokenizer,
+                training=training_settings,
+                held_out_loss=held_out,
+                held_out_names=len(test_docs),
+            )
+        except OSError as err:
+            print(f"could not write the checkpoint to {args.save}: {err.strerror}", file=sys.stderr)
+            return 1
+        print(f"saved the model to {path} ({path.stat().st_size / 1024:.0f} kB)")
     if args.samples:
         print(f"{args.samples} new names (temperature {args.temperature}):")
         known = set(names)

@@ -7,6 +7,7 @@
       - first hint
       - second hint
 ```explorer           the graph explorer on an expression (hooks/explorer_fence.py)
+```gpt-explorer       the microGPT explorer (hooks/model_fence.py)
 ```question           a check for understanding (questions.py, hooks/question_fence.py)
 
 The first two render plain HTML that reads fine without JavaScript (the code in a <pre>);
@@ -23,6 +24,7 @@ from pathlib import Path
 import markdown
 import yaml
 from explorer_fence import explorer_fence
+from model_fence import model_fence
 from pymdownx.superfences import SuperFencesException
 from question_fence import question_fence
 
@@ -140,5 +142,6 @@ def custom_fences(exercises_dir: Path) -> list[dict]:
             "format": make_exercise_formatter(exercises_dir),
         },
         explorer_fence(),
+        model_fence(),
         question_fence(),
     ]

@@ -175,7 +175,9 @@ def public_cases_json() -> bytes:
 
 # The graph explorer's Python side (explorer/): a wheel of its own, loaded only by pages
 # with an explorer, so the engine's wheel holds just what a learner reads and imports.
-EXPLORER_DATA = ("presets.json",)
+# Its data: the menu's presets, and the model explorer's shipped microGPT checkpoint
+# (explorer/model.py reads it when no model was trained in the page).
+EXPLORER_DATA = ("presets.json", "data/microgpt.json")
 
 
 def build_wheels(root: Path, dest: Path) -> list[Path]:

@@ -11,9 +11,9 @@ prose between them as Markdown cells. MkDocs-only syntax is turned into plain Ma
 a notebook shows well: an admonition becomes a quote with a bold title, a content tab
 a bold heading, an exercise block a note that names the exercise file and its hints, a
 question (a check for understanding) its text with the answer folded away, and
-a graph-explorer block (it runs only on the course site) a note that says so. A link to
-another lesson page points to that lesson's notebook beside this one. Notebooks are
-nbformat 4 with no outputs, written byte-for-byte reproducibly.
+a graph-explorer or model-explorer block (they run only on the course site) a note that
+says so. A link to another lesson page points to that lesson's notebook beside this one.
+Notebooks are nbformat 4 with no outputs, written byte-for-byte reproducibly.
 
 A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab):
 
@@ -129,6 +129,8 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
                 prose.extend(prefix() + s for s in note.split("\n"))
             elif fence["name"] == "explorer":
                 prose.extend(prefix() + s for s in _explorer_note(body.strip()).split("\n"))
+            elif fence["name"] == "gpt-explorer":
+                prose.extend(prefix() + s for s in _model_explorer_note(line).split("\n"))
             else:
                 prose.extend(prefix() + s for s in [line.strip(), *body.split("\n"), "```"])
             i = end + 1
@@ -211,6 +213,35 @@ def _explorer_note(expression: str) -> str:
             "the lesson page, or the site's *Graph explorer* page, and type the expression there.",
             "Here, `engine.graph.trace(L)` gives the same graph of a `Value` `L` as plain data:",
             "every node with its value and grad, every edge with its local derivative.",
+        ]
+    )
+
+
+_FENCE_OPTION = re.compile(r'(?P<key>prefix|view)="(?P<value>[^"]*)"')
+_VIEW_WORDS = {
+    "embeddings": "the embeddings",
+    "attention": "each head's attention",
+    "residual": "the residual stream",
+    "probs": "the next-symbol probabilities",
+    "backward": "where the gradient of a name's loss goes",
+    "training": "the model learning while a training cell runs",
+    "forward": "the forward pass",
+}
+
+
+def _model_explorer_note(fence_line: str) -> str:
+    options = {m["key"]: m["value"] for m in _FENCE_OPTION.finditer(fence_line)}
+    words = [
+        _VIEW_WORDS[w] for w in re.split(r"[\s,]+", options.get("view", "")) if w in _VIEW_WORDS
+    ]
+    shows = f" ({', '.join(words)})" if words else ""
+    prefix = options.get("prefix", "emm")
+    return "\n".join(
+        "> " + line
+        for line in [
+            f"**Model explorer.** On the course site, the lesson page shows the microGPT explorer here{shows},",
+            f"starting from the prefix `{prefix}`. It needs the site's JavaScript, so this notebook cannot",
+            "show it: open the lesson page, or the site's *Model explorer* page.",
         ]
     )
 

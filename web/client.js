@@ -28,6 +28,7 @@ export class PythonClient {
     this.generation = 0;
     this.status = { phase: "idle", message: "Python starts when you run a cell." };
     this.listeners = new Set();
+    this.modelListeners = new Set();
     this.pending = new Map();
     this.nextId = 1;
     this.current = null; // the job the worker is running now
@@ -39,6 +40,13 @@ export class PythonClient {
     this.listeners.add(listener);
     listener(this.status);
     return () => this.listeners.delete(listener);
+  }
+
+  /** `listener(data)` for every training snapshot any run shows ("model" messages of the
+   *  worker, see web/worker.js); returns a function that removes the listener. */
+  onModel(listener) {
+    this.modelListeners.add(listener);
+    return () => this.modelListeners.delete(listener);
   }
 
   setStatus(phase, message) {
@@ -121,6 +129,10 @@ export class PythonClient {
   receive(msg) {
     if (msg.type === "status") {
       this.setStatus(msg.phase, msg.message);
+      return;
+    }
+    if (msg.type === "model") {
+      for (const listener of this.modelListeners) listener(msg.data);
       return;
     }
     const job = this.pending.get(msg.id);

@@ -7,6 +7,7 @@ import { mountCells } from "./cells.js";
 import { mountExercises } from "./exercises.js";
 import { mountStatus } from "./status.js";
 import { mountExplorerPage } from "./explorer/index.js";
+import { mountModelExplorerPage } from "./model/index.js";
 import { flushSaves } from "./storage.js";
 import { showProgress } from "./progress.js";
 import { mountQuestions } from "./questions.js";
@@ -75,6 +76,7 @@ function mount() {
   showOfflineState(root);
   mountTransfer(root); // the course map's Export my work / Import my work
   mountExplorerPage(root, client, { page });
+  mountModelExplorerPage(root, client); // the microGPT explorer: its own chunk, on demand
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);
   if (exercises.length) scrollToExercise();

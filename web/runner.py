@@ -6,11 +6,14 @@ behaves the same in the page and in CI:
 - each page has its own namespace (a dict), shared by its cells in page order;
 - a cell whose last statement is an expression shows that value, like a notebook;
 - an object with `_repr_svg_()` (an `engine.plot.Figure`) is shown as a figure;
+- an object with `_model_json_()` (an `engine.snapshot.Snapshot`) also goes to the page's
+  model explorer, as a "model" message;
 - a traceback starts at the learner's own code: frames of this runner are cut;
 - KeyboardInterrupt (Stop, or the time limit) is reported as a stop, not an error.
 
-The host gives one callback, `emit(kind, text)`, with kind "figure" (SVG text) or
-"stdout" (text shown as output). Results are JSON text, so no proxy crosses over.
+The host gives one callback, `emit(kind, text, key)`, with kind "figure" (SVG text),
+"model" (JSON text of a training snapshot) or "stdout" (text shown as output). Results
+are JSON text, so no proxy crosses over.
 """
 
 import ast
@@ -65,13 +68,17 @@ def reset(key):
 def display(value, key=None):
     """Show `value`: a figure when it can draw itself as SVG, else its repr.
 
-    A figure with a `key` replaces the one shown with that key earlier in the run.
+    A figure with a `key` replaces the one shown with that key earlier in the run. A value
+    with `_model_json_()` is also sent, as JSON text, to the page's model explorer.
     """
     svg = getattr(value, "_repr_svg_", None)
     if callable(svg) and _emit is not None:
         _emit("figure", svg(), key)
     else:
         print(repr(value))
+    model = getattr(value, "_model_json_", None)
+    if callable(model) and _emit is not None:
+        _emit("model", json.dumps(_plain(model()), allow_nan=False), key)
 
 
 def _remember_source(filename, code):

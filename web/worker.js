@@ -25,6 +25,11 @@
  *        the page starts its time limit, and Stop's grace, from here
  *   {type: "stream", id, stream: "stdout" | "stderr", text: string}
  *   {type: "figure", id, svg: string, key: string|null}  (a key replaces its earlier figure)
+ *   {type: "model", id, data: object}
+ *       A training snapshot shown by the run `id` (engine.snapshot.Snapshot.to_json()):
+ *       {step, steps, losses, loss_steps, samples, attention: {name, layer, head, tokens,
+ *       weights}, model: {source, steps, loss, n_embd, n_head, head_dim, n_layer,
+ *       block_size, vocab_size}}, for the page's model explorer (client.onModel).
  *   {type: "done", id, ok: boolean, interrupted?: boolean, truncated?: boolean,
  *        error?: {type, message, traceback}}                        (reply to run)
  *   {type: "result", id, ok: boolean, value?: any, interrupted?: boolean, error?: {...}}
@@ -105,7 +110,10 @@ function streamHandler(stream) {
 }
 
 function emit(kind, text, key) {
-  if (kind === "figure") {
+  if (kind === "model") {
+    flush();
+    self.postMessage({ type: "model", id: out.id, data: JSON.parse(String(text)) });
+  } else if (kind === "figure") {
     flush();
     self.postMessage({
       type: "figure",

@@ -35,3 +35,26 @@ def test_cli_rejects_bad_options(args, capsys):
     with pytest.raises(SystemExit):
         main(args)
     assert "error" in capsys.readouterr().err
+
+
+def test_cli_refuses_a_folder_to_save_to_before_training(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["--save", str(tmp_path)])
+    assert "--save needs a file path" in capsys.readouterr().err
+
+
+def test_cli_says_when_the_checkpoint_cannot_be_written(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    argv = [
+        "--steps",
+        "1",
+        "--samples",
+        "0",
+        "--eval-names",
+        "2",
+        "--save",
+        str(blocker / "m.json"),
+    ]
+    assert main(argv) == 1
+    assert "could not write the checkpoint to" in capsys.readouterr().err

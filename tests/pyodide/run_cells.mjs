@@ -6,7 +6,7 @@
 // and its cells run in page order through web/runner.py (the module the browser
 // worker uses), with `engine` importable as on the site. A cell that runs past its
 // time limit is interrupted (Pyodide's interrupt buffer, set from the main thread).
-// results.json: [{page, cells: [{ok, interrupted, error, stdout, stderr, figures, seconds}]}].
+// results.json: [{page, cells: [{ok, interrupted, error, stdout, stderr, figures, models, seconds}]}].
 
 import { readFileSync, writeFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -33,7 +33,7 @@ async function workerMain() {
   const pyodide = await loadPyodide({ indexURL: path.join(ROOT, "node_modules", "pyodide") + "/" });
   const view = new Uint8Array(interrupt);
   pyodide.setInterruptBuffer(view);
-  let sink = { stdout: "", stderr: "", figures: 0 };
+  let sink = { stdout: "", stderr: "", figures: 0, models: 0 };
   pyodide.setStdout({ batched: (s) => (sink.stdout += s + "\n") });
   pyodide.setStderr({ batched: (s) => (sink.stderr += s + "\n") });
 
@@ -48,6 +48,7 @@ async function workerMain() {
   const runner = pyodide.pyimport("course_runner");
   runner.set_emitter((kind, text) => {
     if (kind === "figure") sink.figures += 1;
+    else if (kind === "model") sink.models += 1;
     else sink.stdout += text;
   });
 
@@ -55,7 +56,7 @@ async function workerMain() {
   for (const { page, cells } of pages) {
     const done = [];
     cells.forEach((cell, i) => {
-      sink = { stdout: "", stderr: "", figures: 0 };
+      sink = { stdout: "", stderr: "", figures: 0, models: 0 };
       view[0] = 0;
       parentPort.postMessage({ type: "start", timeout: cell.timeout || DEFAULT_TIME_LIMIT });
       const t0 = performance.now();

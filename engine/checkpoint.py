@@ -1,0 +1,212 @@
+"""Save a trained microGPT to a JSON file and load it back.
+
+A checkpoint is plain JSON text, so it can be read by eye and by any language:
+
+    {"format": "microgpt-checkpoint", "version": 1,
+     "config": {"vocab_size": 27, "n_embd": 16, ...},      the GPTConfig
+     "chars": "abcdefghijklmnopqrstuvwxyz",                 the tokenizer's symbols (BOS is
+                                                            added after them, as Tokenizer does)
+     "training": {"steps": 1000, "lr": 0.01, "seed": 0, "batch_size": 1},
+     "held_out_loss": 2.2485..., "held_out_names": 516,    measured after training
+     "digits": 5,                                           decimals kept of every weight
+     "params": {"wte": [[...], ...], ...}}                  every matrix, row by row
+
+Weights are rounded to `digits` decimals: 5 keeps the file small (about 40 kB for the
+course's 4,192 weights) and moves the held-out loss by far less than its 4th decimal.
+
+>>> from engine.gpt import init_gpt
+>>> from engine.tokenizer import Tokenizer
+>>> text = dumps(init_gpt(seed=0), Tokenizer(), training={"steps": 0})
+>>> restored = loads(text)
+>>> len(restored.model.parameters()), restored.tokenizer.vocab_size, restored.info["training"]
+(4192, 27, {'steps': 0})
+
+API:
+    FORMAT, VERSION, DIGITS
+    dumps(model, tokenizer, training=None, held_out_loss=None, held_out_names=None,
+          digits=DIGITS) -> str
+    save(path, model, tokenizer, ...) -> pathlib.Path   dumps, written to `path`
+    loads(text) -> Checkpoint(model, tokenizer, info)   info: every field but the weights
+    load(path) -> Checkpoint
+    CheckpointError (a ValueError): the file is not a checkpoint this code can read
+"""
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from .gpt import GPT, GPTConfig, init_gpt
+from .tokenizer import Tokenizer
+from .value import Value
+
+__all__ = [
+    "DIGITS",
+    "FORMAT",
+    "VERSION",
+    "Checkpoint",
+    "CheckpointError",
+    "dumps",
+    "load",
+    "loads",
+    "save",
+]
+
+FORMAT = "microgpt-checkpoint"
+VERSION = 1
+DIGITS = 5
+_HOW_TO_MAKE = "make one with `python -m engine.train --save PATH`"
+
+
+class CheckpointError(ValueError):
+    """The text is not a microGPT checkpoint this code can read; the message says why."""
+
+
+@dataclass
+class Checkpoint:
+    """A loaded checkpoint: the model, its tokenizer, and the other fields (`info`)."""
+
+    model: GPT
+    tokenizer: Tokenizer
+    info: dict
+
+
+def dumps(
+    model,
+    tokenizer,
+    training=None,
+    held_out_loss=None,
+    held_out_names=None,
+    digits=DIGITS,
+):
+    """The checkpoint of `model` as JSON text: one line per matrix row, weights rounded."""
+    if tokenizer.vocab_size != model.config.vocab_size:
+        raise ValueError(
+            f"the tokenizer has {tokenizer.vocab_size} symbols but the model "
+            f"{model.config.vocab_size}; save the tokenizer the model was trained with"
+        )
+    cfg = model.config
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "config": {
+            "vocab_size": cfg.vocab_size,
+            "n_embd": cfg.n_embd,
+            "n_head": cfg.n_head,
+            "n_layer": cfg.n_layer,
+            "block_size": cfg.block_size,
+        },
+        "chars": tokenizer.chars,
+        "training": dict(training or {}),
+        "held_out_loss": held_out_loss,
+        "held_out_names": held_out_names,
+        "digits": digits,
+    }
+    lines = ["{"]
+    lines += [f"{json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
+    lines.append('"params": {')
+    names = list(model.params)
+    for i, name in enumerate(names):
+        rows = [json.dumps([round(w.data, digits) for w in row]) for row in model.params[name]]
+        end = "," if i < len(names) - 1 else ""
+        lines.append(f"{json.dumps(name)}: [\n" + ",\n".join(rows) + f"\n]{end}")
+    lines += ["}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def save(path, model, tokenizer, **fields):
+    """Write `dumps(model, tokenizer, **fields)` to `path` (folders are made) and return it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(model, tokenizer, **fields), encoding="utf-8")
+    return path
+
+
+def _matrix(name, rows, shape):
+    """The matrix `name` as rows of Values, after checking it has `shape`."""
+    n_rows, n_cols = shape
+    if not isinstance(rows, list) or len(rows) != n_rows:
+        got = len(rows) if isinstance(rows, list) else type(rows).__name__
+        raise CheckpointError(
+            f"matrix {name!r} has {got} rows but the config needs {n_rows} ({n_rows}x{n_cols})"
+        )
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != n_cols:
+            got = len(row) if isinstance(row, list) else type(row).__name__
+            raise CheckpointError(
+                f"row {i} of matrix {name!r} has {got} entries but the config needs {n_cols}"
+            )
+        for w in row:
+            if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
+                raise CheckpointError(f"row {i} of matrix {name!r} holds {w!r}, not a number")
+        out.append([Value(float(w)) for w in row])
+    return out
+
+
+def loads(text):
+    """The Checkpoint in JSON `text`; a CheckpointError says what is wrong with bad text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CheckpointError(
+            f"this is not a checkpoint: it is not JSON ({err.msg} at line {err.lineno}, "
+            f"column {err.colno}); {_HOW_TO_MAKE}"
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise CheckpointError(
+            f'this JSON is not a microGPT checkpoint (its "format" is {found!r}, '
+            f"not {FORMAT!r}); {_HOW_TO_MAKE}"
+        )
+    if data.get("version") != VERSION:
+        raise CheckpointError(
+            f"this checkpoint has version {data.get('version')!r}; this engine reads version "
+            f"{VERSION}: save it again with this engine"
+        )
+    for key in ("config", "chars", "params"):
+        if key not in data:
+            raise CheckpointError(f"the checkpoint has no {key!r} field; {_HOW_TO_MAKE}")
+    try:
+        config = GPTConfig(**data["config"])
+    except (TypeError, ValueError) as err:
+        raise CheckpointError(f"the checkpoint's config is not a GPTConfig: {err}") from None
+    try:
+        tokenizer = Tokenizer(data["chars"])
+    except (TypeError, ValueError) as err:
+        raise CheckpointError(f"the checkpoint's chars are not a tokenizer: {err}") from None
+    if tokenizer.vocab_size != config.vocab_size:
+        raise CheckpointError(
+            f"the checkpoint's {len(tokenizer.chars)} chars + BOS make {tokenizer.vocab_size} "
+            f"symbols but its config has vocab_size {config.vocab_size}"
+        )
+    # The names and shapes a model of this config has, taken from a fresh one.
+    expected = {name: (len(m), len(m[0])) for name, m in init_gpt(config, seed=0).params.items()}
+    params = data["params"]
+    if not isinstance(params, dict) or set(params) != set(expected):
+        got = sorted(params) if isinstance(params, dict) else type(params).__name__
+        raise CheckpointError(
+            f"the checkpoint's matrices are {got}; a model of its config has {sorted(expected)}"
+        )
+    model = GPT(
+        config, {name: _matrix(name, params[name], shape) for name, shape in expected.items()}
+    )
+    info = {k: v for k, v in data.items() if k != "params"}
+    return Checkpoint(model, tokenizer, info)
+
+
+def load(path):
+    """The Checkpoint saved at `path`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no checkpoint at {path}; {_HOW_TO_MAKE}") from None
+    except UnicodeDecodeError:
+        raise CheckpointError(
+            f"{path} is not a checkpoint: it is not text; {_HOW_TO_MAKE}"
+        ) from None
+    try:
+        return loads(text)
+    except CheckpointError as err:
+        raise CheckpointError(f"{path}: {err}") from None

@@ -1,0 +1,240 @@
+"""The model explorer's numbers: one microGPT's forward pass and gradients, as JSON-able dicts.
+
+The course page (web/model/) calls `forward_view` and `backward_view` in its Python worker.
+Every number comes from `engine.gpt` itself, never from a second implementation:
+`forward_view` reads the intermediate vectors that `engine.gpt.gpt` records in its `trace`,
+`backward_view` the `.grad` of the engine's Values after `backward()`.
+
+Which model: the learner's model, when a training cell in this worker took a snapshot of
+one (`engine.snapshot.learner()`: the weights trained so far, also after a Stop), else the
+checkpoint shipped with the course (explorer/data/microgpt.json, made by
+`python -m engine.train --samples 0 --save explorer/data/microgpt.json`, loaded once).
+
+Token ids index every list of symbols: with the course's tokenizer the letters a-z are ids
+0-25 and BOS (shown as ".") is id 26, the last.
+
+>>> view = forward_view("em")
+>>> [t["symbol"] for t in view["tokens"]], len(view["positions"][2]["heads"][0])
+(['.', 'e', 'm'], 3)
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from engine import checkpoint
+from engine.gpt import GPT, cross_entropy, gpt, mean, new_kv_cache, next_token_probs
+from engine.snapshot import learner, model_summary
+from engine.tokenizer import Tokenizer
+
+__all__ = ["CHECKPOINT_PATH", "backward_view", "forward_view", "model_info", "shipped"]
+
+CHECKPOINT_PATH = Path(__file__).with_name("data") / "microgpt.json"
+
+
+@lru_cache(maxsize=1)
+def shipped():
+    """The checkpoint shipped with the course (an engine.checkpoint.Checkpoint), loaded once."""
+    return checkpoint.load(CHECKPOINT_PATH)
+
+
+def _current(model=None):
+    """(model, tokenizer, summary) of the model to explore.
+
+    `model` may be a GPT (read with the course's tokenizer) or a Checkpoint; by default
+    the learner's model if there is one, else the shipped checkpoint.
+    """
+    if isinstance(model, GPT):
+        tokenizer = Tokenizer()
+        if model.config.vocab_size != tokenizer.vocab_size:
+            raise ValueError(
+                f"this model has {model.config.vocab_size} symbols, the course's tokenizer "
+                f"{tokenizer.vocab_size}: pass a Checkpoint, which carries its own tokenizer"
+            )
+        return model, tokenizer, model_summary(model, "given", None)
+    if isinstance(model, checkpoint.Checkpoint):
+        info = model.info
+        steps = info.get("training", {}).get("steps")
+        return (
+            model.model,
+            model.tokenizer,
+            model_summary(model.model, "checkpoint", steps, info.get("held_out_loss")),
+        )
+    if model is not None:
+        raise TypeError(f"model must be a GPT or a Checkpoint, got {type(model).__name__}")
+    mine = learner()
+    if mine is not None:
+        return mine.model, mine.tokenizer, model_summary(mine.model, "trained", mine.trained)
+    return _current(shipped())
+
+
+def model_info():
+    """The summary of the model the views use now (source, steps, held-out loss, sizes)."""
+    return _current()[2]
+
+
+def _floats(values):
+    return [v.data for v in values]
+
+
+def _symbols(tokenizer):
+    return [tokenizer.symbol(i) for i in range(tokenizer.vocab_size)]
+
+
+def _token_ids(text, tokenizer, block_size, what):
+    """The ids of `text` (lowered), after checking it is something the model can read."""
+    if not isinstance(text, str):
+        raise ValueError(f"the {what} must be text, e.g. 'emm'; got {type(text).__name__}")
+    text = text.strip().lower()
+    for ch in text:
+        if ch not in tokenizer.chars:
+            allowed = (
+                "the letters a-z"
+                if tokenizer.chars == Tokenizer().chars
+                else (f"the symbols {tokenizer.chars!r}")
+            )
+            raise ValueError(f"only {allowed}: {ch!r} is not one")
+    longest = block_size - 1  # position 0 holds BOS
+    if len(text) > longest:
+        raise ValueError(
+            f"at most {longest} letters: the model reads BOS and then at most {longest} letters "
+            f"(its block size is {block_size}); {text!r} has {len(text)}"
+        )
+    return tokenizer.encode(text, bos=False)
+
+
+def forward_view(prefix, model=None):
+    """Everything the model computes reading BOS and then `prefix`, position by position.
+
+    {"model": summary, "symbols": [symbol of id 0, 1, ...], "prefix": the prefix read,
+     "tokens": [{"id", "symbol"}] (BOS then the prefix's letters),
+     "positions": [one dict per position t:
+        "tok_emb", "pos_emb": the rows of wte and wpe added at t,
+        "residual": {"sum": tok_emb + pos_emb, "embed": its rmsnorm (the stream entering
+                     layer 0), "layers": [{"after_attn", "after_mlp"} per layer]},
+        "heads": each head of layer 0: its weights over positions 0..t (t + 1 numbers),
+        "layers_heads": the same for every layer (only when there is more than one),
+        "logits": the scores of the next token, "probs": softmax(logits) (temperature 1)]}
+
+    A prefix the model cannot read (a symbol outside a-z, too long) is a ValueError whose
+    message says why, for the page to show. Upper case is lowered.
+    """
+    model, tokenizer, summary = _current(model)
+    ids = _token_ids(prefix, tokenizer, model.config.block_size, "prefix")
+    tokens = [tokenizer.bos, *ids]
+    keys, values = new_kv_cache(model.config)
+    positions = []
+    for pos, token in enumerate(tokens):
+        trace = {}
+        logits = gpt(model, token, pos, keys, values, trace)
+        layers = trace["layers"]
+        position = {
+            "tok_emb": _floats(trace["tok_emb"]),
+            "pos_emb": _floats(trace["pos_emb"]),
+            "residual": {
+                "sum": _floats(trace["x"]),
+                "embed": _floats(trace["embed"]),
+                "layers": [
+                    {
+                        "after_attn": _floats(layer["after_attn"]),
+                        "after_mlp": _floats(layer["after_mlp"]),
+                    }
+                    for layer in layers
+                ],
+            },
+            "heads": [_floats(w) for w in layers[0]["heads"]],
+            "logits": _floats(logits),
+            "probs": next_token_probs(logits, 1.0),
+        }
+        if len(layers) > 1:
+            position["layers_heads"] = [[_floats(w) for w in layer["heads"]] for layer in layers]
+        positions.append(position)
+    return {
+        "model": summary,
+        "symbols": _symbols(tokenizer),
+        "prefix": tokenizer.decode(ids),
+        "tokens": [{"id": t, "symbol": tokenizer.symbol(t)} for t in tokens],
+        "positions": positions,
+    }
+
+
+def _norm(xs):
+    return math.sqrt(sum(x * x for x in xs))
+
+
+def backward_view(name, position=None, model=None):
+    """Where the gradient of one name's loss goes.
+
+    The name is read as BOS + name + BOS: position t predicts token t + 1, with loss
+    loss_t = -log p(token t + 1); the name's loss is their mean (engine.gpt.document_loss).
+
+    {"model", "symbols", "name", "tokens": [{"id", "symbol"}] (BOS + name + BOS),
+     "loss": the name's loss, "losses": [loss_t for each position t],
+     "matrices": [{"name", "shape": [rows, cols], "abs_grad": rows of |d loss / d w|,
+                   "norm": sqrt of the sum of (d loss / d w)^2 over the matrix}]
+                 in the model's order, all from ONE backward() of the name's loss,
+     "position": t (default the last),
+     "contributions": [c_0, ..., c_t] with c_s = || d loss_t / d x_s ||, the length of
+                 the gradient of position t's loss with respect to x_s = wte[token_s] +
+                 wpe[s], the vector that enters the model at position s; from one
+                 backward() of loss_t alone. For s < t, position s can change loss_t
+                 only through attention (the key and value position t reads from it).}
+
+    The model's own gradients are put back as they were, so calls repeat the same numbers
+    and a training loop that follows is not disturbed.
+    """
+    model, tokenizer, summary = _current(model)
+    ids = _token_ids(name, tokenizer, model.config.block_size, "name")
+    if not ids:
+        raise ValueError("type a name of at least one letter to see the gradients of its loss")
+    tokens = [tokenizer.bos, *ids, tokenizer.bos]
+    last = len(tokens) - 2
+    if position is None:
+        position = last
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= last:
+        raise ValueError(f"position must be a whole number from 0 to {last}, got {position!r}")
+
+    params = model.parameters()
+    saved = [p.grad for p in params]
+    try:
+        for p in params:
+            p.grad = 0.0
+        keys, values = new_kv_cache(model.config)
+        inputs, losses = [], []
+        for pos in range(last + 1):
+            trace = {}
+            logits = gpt(model, tokens[pos], pos, keys, values, trace)
+            inputs.append(trace["x"])
+            losses.append(cross_entropy(logits, tokens[pos + 1]))
+        loss = mean(losses)
+        loss.backward()
+        matrices = []
+        for matrix_name, matrix in model.params.items():
+            grads = [[abs(w.grad) for w in row] for row in matrix]
+            matrices.append(
+                {
+                    "name": matrix_name,
+                    "shape": [len(matrix), len(matrix[0])],
+                    "abs_grad": grads,
+                    "norm": _norm([g for row in grads for g in row]),
+                }
+            )
+        # A second backward, of position t's loss alone; the inputs' grads are this pass's.
+        losses[position].backward()
+        contributions = [_norm([x.grad for x in inputs[s]]) for s in range(position + 1)]
+    finally:
+        for p, g in zip(params, saved):
+            p.grad = g
+    return {
+        "model": summary,
+        "symbols": _symbols(tokenizer),
+        "name": tokenizer.decode(ids),
+        "tokens": [{"id": t, "symbol": tokenizer.symbol(t)} for t in tokens],
+        "loss": loss.data,
+        "losses": [x.data for x in losses],
+        "matrices": matrices,
+        "position": position,
+        "contributions": contributions,
+    }

@@ -1,0 +1,106 @@
+"""The `gpt-explorer` fence: the microGPT explorer (web/model/) in a page.
+
+    ```gpt-explorer
+    ```
+
+    ```gpt-explorer prefix="emm" view="probs"
+    ```
+
+Options (both optional):
+    prefix  the letters the explorer starts from (a-z; BOS and the prefix must fit in the
+            model's block of positions); default "emm"
+    view    which views to show, separated by commas: embeddings, attention, residual,
+            probs, backward, training; "forward" is the first four, "all" (the default)
+            every one
+
+The block has no body. It renders a box the page's runtime fills in (its numbers come from
+`explorer.model` in the page's Python), with a sentence for readers without JavaScript.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from pymdownx.superfences import SuperFencesException
+
+from engine.gpt import GPTConfig
+
+__all__ = ["ModelExplorerError", "VIEWS", "model_fence", "format_model_explorer"]
+
+VIEWS = ("embeddings", "attention", "residual", "probs", "backward", "training")
+GROUPS = {"all": VIEWS, "forward": VIEWS[:4]}
+DEFAULT_PREFIX = "emm"
+# BOS takes the first position, so the prefix gets the rest of the block.
+LONGEST_PREFIX = GPTConfig().block_size - 1
+_HELP = 'write ```gpt-explorer prefix="emm" view="probs,attention"'
+
+
+class ModelExplorerError(SuperFencesException):
+    """A broken `gpt-explorer` block: the build stops and says why."""
+
+
+def _prefix(text: str) -> str:
+    if not re.fullmatch(r"[a-z]*", text):
+        bad = next(ch for ch in text if not "a" <= ch <= "z")
+        raise ModelExplorerError(
+            f"gpt-explorer block: prefix={text!r}: only the letters a-z, and {bad!r} is not one"
+        )
+    if len(text) > LONGEST_PREFIX:
+        raise ModelExplorerError(
+            f"gpt-explorer block: prefix={text!r} has {len(text)} letters; the model reads at "
+            f"most {LONGEST_PREFIX} after BOS"
+        )
+    return text
+
+
+def _views(text: str) -> str:
+    words = [w for w in re.split(r"[\s,]+", text) if w]
+    unknown = [w for w in words if w not in VIEWS and w not in GROUPS]
+    if unknown or not words:
+        raise ModelExplorerError(
+            f"gpt-explorer block: view={text!r}: choose from {', '.join((*GROUPS, *VIEWS))}, "
+            "separated by commas"
+        )
+    return ",".join(words)
+
+
+def validate_model_explorer(language, inputs, options, attrs, md):
+    """Accept `prefix="..."` and `view="..."`; anything else is a mistake."""
+    for key, value in inputs.items():
+        if key == "prefix":
+            options["prefix"] = _prefix(value)
+        elif key == "view":
+            options["view"] = _views(value)
+        else:
+            raise ModelExplorerError(
+                f"gpt-explorer block: unknown option {key!r}; the options are prefix and view "
+                f"({_HELP})"
+            )
+    return True
+
+
+def format_model_explorer(source, language, class_name, options, md, **kwargs):
+    if source.strip():
+        raise ModelExplorerError(
+            f"gpt-explorer block: it takes no body, only options ({_HELP}, then ``` on the "
+            "next line)"
+        )
+    prefix = (options or {}).get("prefix", DEFAULT_PREFIX)
+    views = (options or {}).get("view", "all")
+    return (
+        f'<div class="course-gpt-explorer" data-gpt-explorer data-prefix="{html.escape(prefix)}"'
+        f' data-views="{html.escape(views)}">'
+        '<p class="gm-fallback">The microGPT explorer shows here, computed by Python in this '
+        "page: it needs JavaScript to run.</p></div>"
+    )
+
+
+def model_fence() -> dict:
+    """The superfences `custom_fences` entry."""
+    return {
+        "name": "gpt-explorer",
+        "class": "course-gpt-explorer",
+        "format": format_model_explorer,
+        "validator": validate_model_explorer,
+    }

@@ -1,0 +1,474 @@
+"""The microGPT explorer (web/model/) in Chromium.
+
+Most tests use a page of its own (model_harness.py) whose numbers come from
+`explorer.model` in this Python process, so each one compares what the page shows with what
+the engine computes for the same prefix. The last ones use the built site, where the numbers
+come from Pyodide in the course worker: the page agrees with CPython, passes axe in both
+palettes, fits 390 px, and follows a training cell of day 30 live.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from explorer.model import backward_view, forward_view
+from tests.browser.helpers import editor_text, set_code, wait_state
+from tests.browser.model_harness import ROOT, model_harness_url, open_harness  # noqa: F401
+
+READY = "[data-gpt-explorer][data-state=ready]"
+
+
+@pytest.fixture
+def explorer_page(page, model_harness_url):  # noqa: F811
+    """Open the harness page with the given prefix, views and seed; waits until drawn."""
+    opened = []
+
+    def open_(prefix="emm", views="all", seed=7, wait=True):
+        open_harness(
+            page,
+            model_harness_url,
+            forward_view,
+            backward_view,
+            prefix=prefix,
+            views=views,
+            seed=seed,
+        )
+        opened.append(page)
+        if wait:
+            shown(page, prefix)
+        return page
+
+    yield open_
+    for p in opened:
+        assert not p.errors, f"uncaught page errors: {p.errors}"
+
+
+def shown(page, prefix, state="ready"):
+    """Wait until the explorer has drawn `prefix` (and says `state`)."""
+    page.wait_for_selector(
+        f"[data-gpt-explorer][data-state={state}][data-shown='{prefix}']", state="attached"
+    )
+
+
+def softmax(z, temperature=1.0):
+    """Written out here, from the definition: exp(z_i / T) / sum_j exp(z_j / T)."""
+    top = max(z)
+    e = [math.exp((x - top) / temperature) for x in z]
+    return [x / sum(e) for x in e]
+
+
+def probs_shown(page):
+    return page.eval_on_selector_all(
+        "[data-role=probs] [data-token]",
+        "els => els.map(e => [e.dataset.token, Number(e.dataset.p)])",
+    )
+
+
+def number_in(label):
+    """The number at the end of an aria-label ("... weight 0.123")."""
+    return float(re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]\d+)?", label)[-1])
+
+
+def tab_to(page, selector, limit=300):
+    """Press Tab until the focused element matches `selector`; fail if it never does."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement?.matches(s) ?? false", selector):
+            return page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+# -- forward ---------------------------------------------------------------------------------
+
+
+def test_typing_a_prefix_draws_every_head_with_the_engines_weights(explorer_page):
+    page = explorer_page(prefix="")
+    page.fill("input[data-role=prefix]", "")
+    page.type("input[data-role=prefix]", "emma", delay=30)
+    shown(page, "emma")
+    want = forward_view("emma")
+    n_head = want["model"]["n_head"]
+    assert page.locator("[data-head]").count() == n_head == 4
+    for h in range(n_head):
+        rows = json.loads(page.get_attribute(f"[data-head='{h}']", "data-weights"))
+        assert len(rows) == 5  # BOS, e, m, m, a
+        for t, row in enumerate(rows):
+            assert len(row) == t + 1
+            assert math.isclose(sum(row), 1.0, abs_tol=1e-9)
+            assert row == pytest.approx(want["positions"][t]["heads"][h], abs=1e-12)
+        # one focusable-on-demand cell per weight: a triangle of 1 + 2 + ... + 5
+        assert page.locator(f"[data-head='{h}'] .gm-cell").count() == 15
+
+
+def test_the_bars_are_the_engines_probabilities_largest_first(explorer_page):
+    page = explorer_page(prefix="ann")
+    want = forward_view("ann")
+    bars = probs_shown(page)
+    assert len(bars) == 27 == len(want["symbols"])
+    probs = dict(bars)
+    for i, symbol in enumerate(want["symbols"]):
+        assert probs[symbol] == pytest.approx(want["positions"][-1]["probs"][i], abs=1e-12)
+    ps = [p for _, p in bars]
+    assert ps == sorted(ps, reverse=True)
+
+
+@pytest.mark.parametrize("presses, temperature", [(5, 0.5), (9, 0.1), (-10, 2.0)])
+def test_the_temperature_slider_gives_softmax_of_the_logits_over_t(
+    explorer_page, presses, temperature
+):
+    page = explorer_page(prefix="em")
+    calls = page.evaluate("window.modelCalls.length")
+    logits = forward_view("em")["positions"][-1]["logits"]
+    symbols = forward_view("em")["symbols"]
+    page.focus("input[data-role=temperature]")
+    for _ in range(abs(presses)):
+        page.keyboard.press("ArrowLeft" if presses > 0 else "ArrowRight")
+    assert page.input_value("input[data-role=temperature]") == str(temperature).removesuffix(".0")
+    assert f"T = {temperature:.1f}" in page.inner_text("[data-view=probs] label")
+    want = dict(zip(symbols, softmax(logits, temperature)))
+    got = dict(probs_shown(page))
+    assert got == pytest.approx(want, abs=1e-12)
+    assert got != pytest.approx(dict(zip(symbols, softmax(logits))), abs=1e-6)
+    assert page.evaluate("window.modelCalls.length") == calls  # no Python call for a slider
+
+
+def test_sample_appends_a_letter_whose_probability_was_shown(explorer_page):
+    page = explorer_page(prefix="k", seed=3)
+    appended = ended = 0
+    for _ in range(12):
+        before = page.input_value("input[data-role=prefix]")
+        bars = dict(probs_shown(page))
+        page.click("[data-action=sample]")
+        drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+        assert drawn["prefix"] == before
+        assert bars[drawn["symbol"]] > 0
+        assert drawn["p"] == pytest.approx(bars[drawn["symbol"]], abs=1e-12)
+        if drawn["symbol"] == ".":  # BOS: the name ends, nothing is appended
+            assert "end of a name" in page.inner_text("[data-view=probs] [role=status]")
+            assert page.input_value("input[data-role=prefix]") == before
+            ended += 1
+            break
+        shown(page, before + drawn["symbol"])
+        assert page.input_value("input[data-role=prefix]") == before + drawn["symbol"]
+        appended += 1
+    assert appended + ended >= 1
+
+
+def test_sampling_replays_with_the_same_seed(explorer_page):
+    names = []
+    for _ in range(2):
+        page = explorer_page(prefix="m", seed=11)
+        for _ in range(3):
+            before = page.input_value("input[data-role=prefix]")
+            page.click("[data-action=sample]")
+            symbol = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))[
+                "symbol"
+            ]
+            if symbol == ".":
+                break
+            shown(page, before + symbol)
+        names.append(page.input_value("input[data-role=prefix]"))
+    assert names[0] == names[1]
+
+
+def test_a_reply_for_an_older_prefix_never_overwrites_a_newer_one(explorer_page):
+    page = explorer_page(prefix="e")
+    page.evaluate("window.delays = { em: 600 }; window.shownHistory = []")
+    page.focus("input[data-role=prefix]")
+    page.keyboard.press("End")
+    page.keyboard.type("m")  # "em", whose reply is held back
+    page.wait_for_function(
+        "window.modelCalls.some(([kind, p]) => kind === 'forward' && p === 'em')"
+    )
+    page.keyboard.type("m")  # "emm", asked while "em" is on its way
+    shown(page, "emm")
+    page.wait_for_timeout(800)  # "em"'s late reply has arrived by now
+    assert page.get_attribute("[data-gpt-explorer]", "data-shown") == "emm"
+    assert "em" not in page.evaluate("window.shownHistory")
+    rows = json.loads(page.get_attribute("[data-head='1']", "data-weights"))
+    assert len(rows) == 4
+    assert rows[-1] == pytest.approx(forward_view("emm")["positions"][-1]["heads"][1], abs=1e-12)
+
+
+def test_a_bad_prefix_says_what_to_type(explorer_page):
+    page = explorer_page(prefix="em")
+    page.focus("input[data-role=prefix]")
+    page.keyboard.press("End")
+    page.keyboard.type("3")
+    shown(page, "em3", state="error")
+    with pytest.raises(ValueError) as python:
+        forward_view("em3")
+    status = page.inner_text("[data-gpt-explorer] .gm-status")
+    assert "'3'" in status and status in str(python.value)
+    assert page.get_attribute("input[data-role=prefix]", "aria-invalid") == "true"
+    page.keyboard.press("Backspace")
+    shown(page, "em")
+    assert page.get_attribute("input[data-role=prefix]", "aria-invalid") is None
+
+
+def test_embeddings_and_residual_stream_are_the_engines_vectors(explorer_page):
+    page = explorer_page(prefix="li")
+    want = forward_view("li")["positions"]
+    labels = page.eval_on_selector_all(
+        "[data-view=embeddings] .gm-grid",
+        "gs => gs.map(g => [...g.querySelectorAll('.gm-cell')]"
+        ".map(c => c.getAttribute('aria-label')))",
+    )
+    tok, pos = labels
+    assert len(tok) == len(pos) == 3 * 16
+    for t in range(3):
+        for d in (0, 7, 15):
+            assert number_in(tok[16 * t + d]) == pytest.approx(
+                want[t]["tok_emb"][d], rel=5e-3, abs=1e-3
+            )
+            assert number_in(pos[16 * t + d]) == pytest.approx(
+                want[t]["pos_emb"][d], rel=5e-3, abs=1e-3
+            )
+    stages = page.eval_on_selector_all(
+        "[data-view=residual] .gm-grid",
+        "gs => gs.map(g => [...g.querySelectorAll('.gm-cell')]"
+        ".map(c => c.getAttribute('aria-label')))",
+    )
+    assert len(stages) == 3
+    layer = [p["residual"]["layers"][0] for p in want]
+    for stage, values in zip(
+        stages,
+        [
+            [p["residual"]["embed"] for p in want],
+            [x["after_attn"] for x in layer],
+            [x["after_mlp"] for x in layer],
+        ],
+    ):
+        assert [number_in(s) for s in stage] == pytest.approx(
+            [v for row in values for v in row], rel=5e-3, abs=1e-3
+        )
+
+
+# -- backward --------------------------------------------------------------------------------
+
+
+def test_backward_shows_one_map_per_matrix_with_the_engines_norms(explorer_page):
+    page = explorer_page(prefix="emma")
+    want = backward_view("emma")
+    matrices = page.eval_on_selector_all(
+        "[data-matrix]",
+        "els => els.map(e => [e.dataset.matrix, Number(e.dataset.norm),"
+        " e.querySelectorAll('.gm-cell').length])",
+    )
+    assert len(matrices) == len(want["matrices"])
+    norms = {m["name"]: m["norm"] for m in want["matrices"]}
+    for name, norm, cells in matrices:
+        assert norm == pytest.approx(norms[name], abs=1e-12)
+        rows, cols = next(m["shape"] for m in want["matrices"] if m["name"] == name)
+        assert cells == rows * cols
+    assert [n for _, n, _ in matrices] == sorted(norms.values(), reverse=True)
+    assert f"{want['loss']:.3g}"[:4] in page.inner_text("[data-role=loss]")
+    bars = page.eval_on_selector_all(
+        "[data-role=contributions] [data-position]", "els => els.map(e => Number(e.dataset.value))"
+    )
+    assert bars == pytest.approx(want["contributions"], abs=1e-12)
+    assert len(bars) == want["position"] + 1
+    # the text alternative: the contributions, then one table per matrix, biggest norm first
+    page.click("[data-view=backward] details summary")
+    captions = page.eval_on_selector_all(
+        "[data-view=backward] details caption", "cs => cs.map(c => c.textContent)"
+    )
+    assert captions[0].startswith(f"Position {want['position']}'s loss")
+    assert captions[2:] == [f"|gradient| of {name}" for name, _, _ in matrices]
+    cells = page.eval_on_selector_all(
+        "[data-view=backward] details table:first-of-type td",
+        "ts => ts.map(t => Number(t.textContent))",
+    )
+    assert cells == pytest.approx(want["contributions"], rel=6e-3)
+
+
+def test_choosing_a_position_shows_its_contributions(explorer_page):
+    page = explorer_page(prefix="emma")
+    page.select_option("select[data-role=position]", "2")
+    page.wait_for_function(
+        "document.querySelectorAll('[data-role=contributions] [data-position]').length === 3"
+    )
+    shown(page, "emma")
+    want = backward_view("emma", 2)
+    bars = page.eval_on_selector_all(
+        "[data-role=contributions] [data-position]", "els => els.map(e => Number(e.dataset.value))"
+    )
+    assert bars == pytest.approx(want["contributions"], abs=1e-12)
+
+
+# -- keyboard, width, training ---------------------------------------------------------------
+
+
+def test_every_control_and_map_is_reached_and_read_from_the_keyboard(explorer_page):
+    page = explorer_page(prefix="emm")
+    page.focus("input[data-role=prefix]")
+    page.keyboard.press("End")
+    page.keyboard.type("a")
+    shown(page, "emma")
+    label = tab_to(page, "[data-head='0'] .gm-cell")
+    want = forward_view("emma")["positions"]
+    assert "head 0" in label and "position 0" in label
+    assert number_in(label) == pytest.approx(want[0]["heads"][0][0], rel=5e-3)
+    page.keyboard.press("ArrowDown")  # row 1 (query e), still column 0
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert "query e (position 1)" in label
+    assert number_in(label) == pytest.approx(want[1]["heads"][0][0], rel=5e-3)
+    assert page.inner_text("[data-head='0'] .gm-readout") == label  # shown as well as read
+    page.keyboard.press("End")
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert number_in(label) == pytest.approx(want[1]["heads"][0][1], rel=5e-3)
+    tab_to(page, "input[data-role=temperature]")
+    page.keyboard.press("ArrowLeft")
+    assert page.input_value("input[data-role=temperature]") == "0.9"
+    tab_to(page, "[data-action=sample]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-gpt-explorer][data-last-sample]")
+    tab_to(page, "[data-matrix] .gm-cell")
+
+
+def test_at_390_px_nothing_scrolls_the_page_sideways(explorer_page):
+    page = explorer_page(prefix="", wait=False)
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.type("input[data-role=prefix]", "alexandra", delay=20)
+    shown(page, "alexandra")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for view in ("embeddings", "attention", "residual", "probs", "backward", "training"):
+        box = page.locator(f"[data-view={view}]").bounding_box()
+        assert box and box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    # the widest map (64 columns) scrolls in its own box, which takes focus
+    wide = page.locator("[data-matrix] .gm-scroll[tabindex='0']")
+    assert wide.count() >= 1
+
+
+def test_training_snapshots_draw_the_curve_and_ask_for_the_new_model(explorer_page):
+    page = explorer_page(prefix="emm")
+    assert "No training" in page.inner_text("[data-role=training-status]")
+    calls = page.evaluate("window.modelCalls.length")
+    snapshot = {
+        "step": 40,
+        "steps": 200,
+        "losses": [3.3, 3.0, 2.8, 2.7],
+        "loss_steps": [10, 20, 30, 40],
+        "samples": ["mara", "kel", "ann"],
+        "attention": {
+            "name": "emma",
+            "layer": 0,
+            "head": 2,
+            "tokens": [".", "e", "m"],
+            "weights": [[1.0], [0.25, 0.75], [0.5, 0.25, 0.25]],
+        },
+        "model": forward_view("emm")["model"],
+    }
+    page.evaluate("s => window.pushModel(s)", snapshot)
+    assert page.get_attribute("[data-gpt-explorer]", "data-training-step") == "40"
+    assert "Step 40 of 200, loss 2.7" in page.inner_text("[data-role=training-status]")
+    assert page.inner_text("[data-role=samples]").split() == ["mara", "kel", "ann"]
+    assert page.locator("[data-view=training] polyline").get_attribute("points").count(",") == 4
+    assert "Head 2" in page.inner_text("[data-view=training]")
+    page.wait_for_function(f"window.modelCalls.length > {calls}")  # the other views ask again
+    shown(page, "emm")
+
+
+# -- the built site: Pyodide in the course worker --------------------------------------------
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = """
+async () => (await axe.run(document, {
+  runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+})).violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+  .map((v) => `${v.id} (${v.impact}): ` + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | "))
+"""
+
+
+def open_site(page, url, path="model-explorer/"):
+    page.goto(url + path)
+    page.wait_for_selector(READY, timeout=180_000)  # Python boots in the worker first
+    return page
+
+
+def test_the_site_page_shows_what_the_engine_computes(course_page, base_url):
+    page = open_site(course_page, base_url)
+    assert page.get_attribute("[data-gpt-explorer]", "data-shown") == "emm"
+    want = forward_view("emm")
+    for h in range(want["model"]["n_head"]):
+        rows = json.loads(page.get_attribute(f"[data-head='{h}']", "data-weights"))
+        assert rows == [pytest.approx(p["heads"][h], abs=1e-9) for p in want["positions"]]
+    probs = dict(probs_shown(page))
+    assert [probs[s] for s in want["symbols"]] == pytest.approx(
+        want["positions"][-1]["probs"], abs=1e-9
+    )
+    loss = want["model"]["loss"]
+    assert page.inner_text("[data-role=model]") == (
+        f"Model in use: the checkpoint shipped with the course (1,000 steps, held-out loss {loss:.4f})."
+    )
+    back = backward_view("emm")
+    norms = dict(
+        page.eval_on_selector_all(
+            "[data-matrix]", "els => els.map(e => [e.dataset.matrix, Number(e.dataset.norm)])"
+        )
+    )
+    assert norms == pytest.approx({m["name"]: m["norm"] for m in back["matrices"]}, rel=1e-9)
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_axe_finds_no_serious_violation_on_the_model_explorer(course_page, base_url, scheme):
+    page = open_site(course_page, base_url)
+    page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+    for details in page.locator("[data-gpt-explorer] details").all():
+        details.locator("summary").click()  # the tables too
+    page.focus("[data-head='0'] .gm-cell[tabindex='0']")
+    page.wait_for_timeout(400)  # Material's colour transitions end before anything is measured
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(SERIOUS)
+    assert not violations, "\n".join(violations)
+
+
+def test_at_390_px_the_site_page_does_not_scroll_sideways(course_page, base_url):
+    page = course_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_site(page, base_url)
+    for details in page.locator("[data-gpt-explorer] details").all():
+        details.locator("summary").click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for view in page.locator("[data-gpt-explorer] [data-view]").all():
+        view.scroll_into_view_if_needed()
+        assert view.is_visible()
+        box = view.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course_page, base_url):
+    page = course_page
+    page.goto(base_url + "lessons/day30_your_gpt/")
+    explorer = page.locator("[data-gpt-explorer]")
+    page.wait_for_selector(READY, timeout=180_000)
+    assert "the checkpoint shipped with the course" in page.inner_text("[data-role=model]")
+    index = page.locator("[data-cell]", has_text="STEPS = 100").first.get_attribute("data-cell")
+    block = page.locator(f"[data-cell='{index}']")  # found once: its text is about to change
+    set_code(block, editor_text(block).replace("STEPS = 100 ", "STEPS = 400 "))
+    block.locator("[data-action=run]").click()
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-gpt-explorer]').dataset.trainingStep) > 0",
+        timeout=180_000,
+    )
+    first = int(explorer.get_attribute("data-training-step"))
+    points = page.locator("[data-view=training] polyline").get_attribute("points").count(",")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-gpt-explorer]').dataset.trainingStep) > {first}",
+        timeout=120_000,
+    )  # a later snapshot: the curve has grown
+    assert page.locator("[data-view=training] polyline").get_attribute("points").count(",") > points
+    block.locator("[data-action=stop]").click()
+    wait_state(block, ("idle", "done", "error"), timeout=30)
+    page.wait_for_function(
+        "() => document.querySelector('[data-role=model]').textContent.includes('your model')",
+        timeout=60_000,
+    )
+    assert re.search(
+        r"your model, trained \d+ steps in this page", page.inner_text("[data-role=model]")
+    )
+    page.wait_for_selector(READY)

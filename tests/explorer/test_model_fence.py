@@ -1,0 +1,77 @@
+"""The `gpt-explorer` fence: the box a page's block renders, and the blocks it refuses."""
+
+import re
+
+import markdown
+import pytest
+from model_fence import (
+    LONGEST_PREFIX,
+    ModelExplorerError,
+    format_model_explorer,
+    model_fence,
+)
+
+from engine.gpt import GPTConfig
+
+
+def render(text):
+    """A page's Markdown through superfences with the course's fence, as MkDocs runs it."""
+    return markdown.markdown(
+        text,
+        extensions=["pymdownx.superfences"],
+        extension_configs={"pymdownx.superfences": {"custom_fences": [model_fence()]}},
+    )
+
+
+def test_a_bare_block_shows_every_view_from_emm():
+    html = render("```gpt-explorer\n```\n")
+    assert re.search(r'<div class="course-gpt-explorer" data-gpt-explorer data-prefix="emm"', html)
+    assert 'data-views="all"' in html
+    assert "needs JavaScript" in html  # a sentence for readers without it
+
+
+def test_prefix_and_view_reach_the_page():
+    html = render('```gpt-explorer prefix="ann" view="probs, attention"\n```\n')
+    assert 'data-prefix="ann"' in html
+    assert 'data-views="probs,attention"' in html
+
+
+def test_the_longest_prefix_fills_the_block_after_bos():
+    assert LONGEST_PREFIX == GPTConfig().block_size - 1 == 15
+    assert 'data-prefix="' + "a" * 15 + '"' in render(f'```gpt-explorer prefix="{"a" * 15}"\n```\n')
+
+
+@pytest.mark.parametrize(
+    "fence, message",
+    [
+        ('```gpt-explorer prefix="Emm"\n```', "only the letters a-z, and 'E' is not one"),
+        ('```gpt-explorer prefix="em3"\n```', "'3' is not one"),
+        (f'```gpt-explorer prefix="{"a" * 16}"\n```', "has 16 letters; the model reads at most 15"),
+        ('```gpt-explorer view="sideways"\n```', "choose from all, forward, embeddings"),
+        ('```gpt-explorer colour="red"\n```', "unknown option 'colour'"),
+    ],
+)
+def test_a_bad_option_stops_the_build_with_its_reason(fence, message):
+    with pytest.raises(ModelExplorerError, match=re.escape(message)):
+        render(fence + "\n")
+
+
+def test_a_body_is_refused():
+    with pytest.raises(ModelExplorerError, match="takes no body"):
+        format_model_explorer("emm\n", "gpt-explorer", "course-gpt-explorer", {}, None)
+
+
+def test_a_notebook_gets_a_note_instead_of_the_block():
+    from tools import notebooks
+
+    text = (
+        "---\nday: 1\ntitle: T\nphase: 1\n---\n\n# T\n\nLook:\n\n"
+        '```gpt-explorer prefix="ann" view="probs"\n```\n\nThen more.\n'
+    )
+    _, cells = notebooks.split_page(text)
+    assert len(cells) == 1 and "```" not in cells[0][1]
+    note = cells[0][1]
+    assert "> **Model explorer.** On the course site" in note
+    assert "(the next-symbol probabilities)" in note
+    assert "starting from the prefix `ann`" in note
+    assert note.rstrip().endswith("Then more.")
