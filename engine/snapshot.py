@@ -63,11 +63,12 @@ class Learner:
     tokenizer: Tokenizer
     losses: list  # the loop's own list: it keeps growing after the snapshot
     steps: int  # the steps the loop was asked for
+    earlier: int = 0  # steps this model was trained in earlier runs (loops) of the page
 
     @property
     def trained(self):
-        """Steps trained so far: one loss per step."""
-        return len(self.losses)
+        """Steps trained so far, over every run: one loss per step."""
+        return self.earlier + len(self.losses)
 
 
 def learner():
@@ -260,9 +261,15 @@ def snapshot(model, step, steps, losses, tokenizer=None, name="emma", head=0, n_
 
     `losses` is the training loop's list of losses (one per step so far): the learner's
     model keeps a reference to it, so it knows how far training got even after a Stop.
+    A loop that trains the same model again with a new list continues its count of steps.
     """
     global _learner
     shot = Snapshot(model, step, steps, losses, tokenizer, name, head, n_samples, seed)
     tokenizer = Tokenizer() if tokenizer is None else tokenizer
-    _learner = Learner(model, tokenizer, losses, steps)
+    earlier = 0
+    if _learner is not None and _learner.model is model:
+        # The same list: the same run. A new list: a new run of the same model.
+        earlier = _learner.earlier if _learner.losses is losses else _learner.trained
+    _learner = Learner(model, tokenizer, losses, steps, earlier)
+    shot.summary["steps"] = earlier + step
     return shot
