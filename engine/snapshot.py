@@ -29,7 +29,7 @@ API:
                                         "weights"}, "model": model_summary(...)}
     Snapshot.show(key=None); Snapshot.svg() / _repr_svg_()
     learner() -> Learner | None        .model, .tokenizer, .losses, .steps, .trained
-    model_summary(model, source, steps, loss=None) -> dict   sizes and origin of a model
+    model_summary(model, source, steps, loss=None, names=None) -> dict   sizes and origin of a model
     downsample(losses, points=200) -> (means, last_steps)    a long curve in few points
 """
 
@@ -76,13 +76,16 @@ def learner():
     return _learner
 
 
-def model_summary(model, source, steps, loss=None):
-    """What the model explorer says about a model: where it comes from and its sizes."""
+def model_summary(model, source, steps, loss=None, names=None):
+    """What the model explorer says about a model: where it comes from and its sizes.
+
+    `loss` is a held-out loss, measured on `names` names the model never trained on."""
     cfg = model.config
     return {
         "source": source,
         "steps": steps,
         "loss": loss,
+        "held_out_names": names,
         "n_embd": cfg.n_embd,
         "n_head": cfg.n_head,
         "head_dim": cfg.head_dim,

@@ -42,6 +42,7 @@ def test_json_has_the_shape_the_page_draws():
         "source": "trained",
         "steps": 30,
         "loss": None,
+        "held_out_names": None,
         "n_embd": 16,
         "n_head": 4,
         "head_dim": 4,
