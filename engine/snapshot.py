@@ -29,7 +29,7 @@ API:
                                         "weights"}, "model": model_summary(...)}
     Snapshot.show(key=None); Snapshot.svg() / _repr_svg_()
     learner() -> Learner | None        .model, .tokenizer, .losses, .steps, .trained
-    model_summary(model, source, steps, loss=None) -> dict   sizes and origin of a model
+    model_summary(model, source, steps, loss=None, names=None) -> dict   sizes and origin of a model
     downsample(losses, points=200) -> (means, last_steps)    a long curve in few points
 """
 
@@ -63,11 +63,12 @@ class Learner:
     tokenizer: Tokenizer
     losses: list  # the loop's own list: it keeps growing after the snapshot
     steps: int  # the steps the loop was asked for
+    earlier: int = 0  # steps this model was trained in earlier runs (loops) of the page
 
     @property
     def trained(self):
-        """Steps trained so far: one loss per step."""
-        return len(self.losses)
+        """Steps trained so far, over every run: one loss per step."""
+        return self.earlier + len(self.losses)
 
 
 def learner():
@@ -75,13 +76,16 @@ def learner():
     return _learner
 
 
-def model_summary(model, source, steps, loss=None):
-    """What the model explorer says about a model: where it comes from and its sizes."""
+def model_summary(model, source, steps, loss=None, names=None):
+    """What the model explorer says about a model: where it comes from and its sizes.
+
+    `loss` is a held-out loss, measured on `names` names the model never trained on."""
     cfg = model.config
     return {
         "source": source,
         "steps": steps,
         "loss": loss,
+        "held_out_names": names,
         "n_embd": cfg.n_embd,
         "n_head": cfg.n_head,
         "head_dim": cfg.head_dim,
@@ -260,9 +264,15 @@ def snapshot(model, step, steps, losses, tokenizer=None, name="emma", head=0, n_
 
     `losses` is the training loop's list of losses (one per step so far): the learner's
     model keeps a reference to it, so it knows how far training got even after a Stop.
+    A loop that trains the same model again with a new list continues its count of steps.
     """
     global _learner
     shot = Snapshot(model, step, steps, losses, tokenizer, name, head, n_samples, seed)
     tokenizer = Tokenizer() if tokenizer is None else tokenizer
-    _learner = Learner(model, tokenizer, losses, steps)
+    earlier = 0
+    if _learner is not None and _learner.model is model:
+        # The same list: the same run. A new list: a new run of the same model.
+        earlier = _learner.earlier if _learner.losses is losses else _learner.trained
+    _learner = Learner(model, tokenizer, losses, steps, earlier)
+    shot.summary["steps"] = earlier + step
     return shot

@@ -60,7 +60,13 @@ def _current(model=None):
         return (
             model.model,
             model.tokenizer,
-            model_summary(model.model, "checkpoint", steps, info.get("held_out_loss")),
+            model_summary(
+                model.model,
+                "checkpoint",
+                steps,
+                info.get("held_out_loss"),
+                info.get("held_out_names"),
+            ),
         )
     if model is not None:
         raise TypeError(f"model must be a GPT or a Checkpoint, got {type(model).__name__}")

@@ -66,7 +66,12 @@ _EARLY_BOOT = """<script>(() => {
   worker.postMessage({ type: "init", indexURL: early.indexURL, interruptBuffer: interrupt?.buffer });
   globalThis.courseEarlyPython = early;
 })();</script>"""
-_RUNS_PYTHON = ('class="course-cell"', 'class="course-exercise"', "data-explorer")
+_RUNS_PYTHON = (
+    'class="course-cell"',
+    'class="course-exercise"',
+    "data-explorer",
+    "data-gpt-explorer",
+)
 
 
 def on_post_page(output, page, config):

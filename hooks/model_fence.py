@@ -11,7 +11,8 @@ Options (both optional):
             model's block of positions); default "emm"
     view    which views to show, separated by commas: embeddings, attention, residual,
             probs, backward, training; "forward" is the first four, "all" (the default)
-            every one
+            every one; "no-sampling" leaves the temperature slider and Sample out of probs
+            (for a page before day 27, which introduces them)
 
 The block has no body. It renders a box the page's runtime fills in (its numbers come from
 `explorer.model` in the page's Python), with a sentence for readers without JavaScript.
@@ -30,6 +31,7 @@ __all__ = ["ModelExplorerError", "VIEWS", "model_fence", "format_model_explorer"
 
 VIEWS = ("embeddings", "attention", "residual", "probs", "backward", "training")
 GROUPS = {"all": VIEWS, "forward": VIEWS[:4]}
+NO_SAMPLING = "no-sampling"  # a word of `view` that is no view: probs without T and Sample
 DEFAULT_PREFIX = "emm"
 # BOS takes the first position, so the prefix gets the rest of the block.
 LONGEST_PREFIX = GPTConfig().block_size - 1
@@ -56,11 +58,11 @@ def _prefix(text: str) -> str:
 
 def _views(text: str) -> str:
     words = [w for w in re.split(r"[\s,]+", text) if w]
-    unknown = [w for w in words if w not in VIEWS and w not in GROUPS]
-    if unknown or not words:
+    unknown = [w for w in words if w not in VIEWS and w not in GROUPS and w != NO_SAMPLING]
+    if unknown or not [w for w in words if w != NO_SAMPLING]:
         raise ModelExplorerError(
             f"gpt-explorer block: view={text!r}: choose from {', '.join((*GROUPS, *VIEWS))}, "
-            "separated by commas"
+            f"separated by commas (and {NO_SAMPLING} to leave out the temperature and Sample)"
         )
     return ",".join(words)
 

@@ -241,7 +241,8 @@ def _model_explorer_note(fence_line: str) -> str:
         for line in [
             f"**Model explorer.** On the course site, the lesson page shows the microGPT explorer here{shows},",
             f"starting from the prefix `{prefix}`. It needs the site's JavaScript, so this notebook cannot",
-            "show it: open the lesson page, or the site's *Model explorer* page.",
+            "show it: open the lesson page, or the site's *Model explorer* page. It works on the",
+            "model trained in the site's own Python, never on one trained in this notebook.",
         ]
     )
 

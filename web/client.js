@@ -29,6 +29,7 @@ export class PythonClient {
     this.status = { phase: "idle", message: "Python starts when you run a cell." };
     this.listeners = new Set();
     this.modelListeners = new Set();
+    this.lastModel = null; // the latest training snapshot, for an explorer mounted after it
     this.pending = new Map();
     this.nextId = 1;
     this.current = null; // the job the worker is running now
@@ -132,6 +133,7 @@ export class PythonClient {
       return;
     }
     if (msg.type === "model") {
+      this.lastModel = msg.data;
       for (const listener of this.modelListeners) listener(msg.data);
       return;
     }
@@ -244,6 +246,7 @@ export class PythonClient {
     if (this.worker) this.worker.terminate();
     this.worker = null;
     this.generation += 1;
+    this.lastModel = null; // the trained model went with the old Python
     const orphans = [...this.pending.values()];
     for (const other of orphans) {
       if (other === job) this.finish(other, { ok: false, interrupted: true, reason: why, restarted: true });

@@ -70,6 +70,7 @@ const engine = {{
     return unwrap(await window.pyBackward(name, position));
   }},
   onModel: (listener) => {{ listeners.add(listener); return () => listeners.delete(listener); }},
+  lastModel: () => window.lastModel ?? null, // a test sets it before the page's scripts run
 }};
 window.modelExplorers = mountModelExplorers(document.body, engine);
 </script>

@@ -15,6 +15,7 @@ PAGES = [
     "lessons/day07_accumulation/",  # a check for understanding
     "explorer/",
     "map/",
+    "model-explorer/",
     "notebooks/day14_optimizers/",
 ]
 _RUN_AXE = """

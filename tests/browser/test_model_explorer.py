@@ -344,6 +344,65 @@ def test_at_390_px_nothing_scrolls_the_page_sideways(explorer_page):
     assert wide.count() >= 1
 
 
+SNAPSHOT = {
+    "step": 40,
+    "steps": 200,
+    "losses": [3.3, 3.0, 2.8, 2.7],
+    "loss_steps": [10, 20, 30, 40],
+    "samples": ["mara", "kel", "ann"],
+    "attention": {
+        "name": "emma",
+        "layer": 0,
+        "head": 2,
+        "tokens": [".", "e", "m"],
+        "weights": [[1.0], [0.25, 0.75], [0.5, 0.25, 0.25]],
+    },
+}
+
+
+def test_a_snapshot_sent_before_the_explorer_was_drawn_is_shown_when_it_mounts(explorer_page, page):
+    # Training ran on another page of the tab: the client kept its last snapshot.
+    page.add_init_script(f"window.lastModel = {json.dumps(SNAPSHOT)};")
+    explorer_page(prefix="emma", views="training,backward")
+    assert "Step 40 of 200" in page.inner_text("[data-role=training-status]")
+    assert page.inner_text("[data-role=samples]").split() == ["mara", "kel", "ann"]
+
+
+def test_with_only_the_backward_views_the_model_and_the_status_are_said(explorer_page):
+    page = explorer_page(prefix="emma", views="training,backward")
+    assert "No training snapshot" in page.inner_text("[data-role=training-status]")
+    assert page.inner_text("[data-role=model]").startswith(
+        "Model in use: the checkpoint shipped with the course"
+    )
+    assert page.inner_text("[data-gpt-explorer] .gm-status") == 'Showing the gradients of "emma".'
+    assert page.inner_text("label[for$=prefix]") == "Prefix (also the name below)"
+
+
+def test_no_sampling_leaves_out_the_temperature_and_sample(explorer_page):
+    page = explorer_page(prefix="emm", views="forward,no-sampling")
+    assert page.locator("input[data-role=temperature]").count() == 0
+    assert page.locator("[data-action=sample]").count() == 0
+    bars = dict(probs_shown(page))
+    assert list(bars.values()) == pytest.approx(
+        sorted(softmax(forward_view("emm")["positions"][-1]["logits"]), reverse=True), abs=1e-12
+    )
+    assert page.locator("[data-head]").count() == 4  # the other forward views are there
+
+
+def test_the_status_counts_what_the_model_read_and_typing_clears_the_sample_note(explorer_page):
+    page = explorer_page(prefix="k", seed=3)
+    page.fill("input[data-role=prefix]", "Emm ")  # capitals and spaces are not read
+    shown(page, "Emm ")
+    status = page.inner_text("[data-gpt-explorer] .gm-status")
+    assert status == 'Showing "emm": BOS and 3 letters, 4 positions.'
+    page.click("[data-action=sample]")
+    drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+    assert drawn["prefix"] == "emm"
+    assert page.inner_text("[data-view=probs] [role=status]") != ""
+    page.fill("input[data-role=prefix]", "ann")
+    assert page.inner_text("[data-view=probs] [role=status]") == ""
+
+
 def test_training_snapshots_draw_the_curve_and_ask_for_the_new_model(explorer_page):
     page = explorer_page(prefix="emm")
     assert "No training" in page.inner_text("[data-role=training-status]")
@@ -365,7 +424,7 @@ def test_training_snapshots_draw_the_curve_and_ask_for_the_new_model(explorer_pa
     }
     page.evaluate("s => window.pushModel(s)", snapshot)
     assert page.get_attribute("[data-gpt-explorer]", "data-training-step") == "40"
-    assert "Step 40 of 200, loss 2.7" in page.inner_text("[data-role=training-status]")
+    assert "Step 40 of 200, training loss 2.7" in page.inner_text("[data-role=training-status]")
     assert page.inner_text("[data-role=samples]").split() == ["mara", "kel", "ann"]
     assert page.locator("[data-view=training] polyline").get_attribute("points").count(",") == 4
     assert "Head 2" in page.inner_text("[data-view=training]")
@@ -403,7 +462,8 @@ def test_the_site_page_shows_what_the_engine_computes(course_page, base_url):
     )
     loss = want["model"]["loss"]
     assert page.inner_text("[data-role=model]") == (
-        f"Model in use: the checkpoint shipped with the course (1,000 steps, held-out loss {loss:.4f})."
+        "Model in use: the checkpoint shipped with the course, a saved copy of trained weights "
+        f"(1,000 steps; loss {loss:.4f} on 516 held-out names it never trained on)."
     )
     back = backward_view("emm")
     norms = dict(
@@ -469,6 +529,6 @@ def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course
         timeout=60_000,
     )
     assert re.search(
-        r"your model, trained \d+ steps in this page", page.inner_text("[data-role=model]")
+        r"your model, trained \d+ steps in this tab", page.inner_text("[data-role=model]")
     )
     page.wait_for_selector(READY)

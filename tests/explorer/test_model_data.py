@@ -112,7 +112,7 @@ def test_forward_view_says_which_model_it_reads():
     info = checkpoint.load(em.CHECKPOINT_PATH).info
     model = em.forward_view("")["model"]
     assert model["source"] == "checkpoint" and model["steps"] == 1000
-    assert model["loss"] == info["held_out_loss"]
+    assert model["loss"] == info["held_out_loss"] and model["held_out_names"] == 516
     assert (model["n_embd"], model["n_head"], model["head_dim"]) == (16, 4, 4)
     assert (model["n_layer"], model["block_size"], model["vocab_size"]) == (1, 16, 27)
     assert em.model_info() == model

@@ -41,6 +41,11 @@ def test_the_longest_prefix_fills_the_block_after_bos():
     assert 'data-prefix="' + "a" * 15 + '"' in render(f'```gpt-explorer prefix="{"a" * 15}"\n```\n')
 
 
+def test_no_sampling_is_passed_on_with_the_views():
+    html = render('```gpt-explorer view="forward, no-sampling"\n```\n')
+    assert 'data-views="forward,no-sampling"' in html
+
+
 @pytest.mark.parametrize(
     "fence, message",
     [
@@ -49,6 +54,7 @@ def test_the_longest_prefix_fills_the_block_after_bos():
         (f'```gpt-explorer prefix="{"a" * 16}"\n```', "has 16 letters; the model reads at most 15"),
         ('```gpt-explorer view="sideways"\n```', "choose from all, forward, embeddings"),
         ('```gpt-explorer colour="red"\n```', "unknown option 'colour'"),
+        ('```gpt-explorer view="no-sampling"\n```', "choose from all, forward"),
     ],
 )
 def test_a_bad_option_stops_the_build_with_its_reason(fence, message):

@@ -34,12 +34,15 @@ offA();
 client.receive({ type: "model", id: 999, data: { step: 50 } });  // of any job, even unknown
 client.receive({ type: "done", id, ok: true });
 await promise;
+seen.last = client.lastModel;
+client.restart();  // Stop had to throw Python away: its model with it
+seen.afterRestart = client.lastModel;
 console.log(JSON.stringify(seen));
 """
 
 
 @pytest.mark.skipif(NODE is None, reason="no `node` on PATH")
-def test_on_model_listeners_get_every_snapshot_until_removed(tmp_path):
+def test_on_model_listeners_get_every_snapshot_until_removed_and_the_last_is_kept(tmp_path):
     script = tmp_path / "run.mjs"
     script.write_text(SCRIPT)
     out = subprocess.run(
@@ -53,3 +56,5 @@ def test_on_model_listeners_get_every_snapshot_until_removed(tmp_path):
     assert seen["a"] == [{"step": 25, "losses": [3.2]}]  # removed before the second
     assert seen["b"] == [25, 50]
     assert seen["figures"] == ["model"]  # figures still go to their cell
+    assert seen["last"] == {"step": 50}  # kept for an explorer mounted later
+    assert seen["afterRestart"] is None

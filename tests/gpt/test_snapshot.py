@@ -42,6 +42,7 @@ def test_json_has_the_shape_the_page_draws():
         "source": "trained",
         "steps": 30,
         "loss": None,
+        "held_out_names": None,
         "n_embd": 16,
         "n_head": 4,
         "head_dim": 4,
@@ -71,6 +72,22 @@ def test_the_snapshot_makes_the_model_the_learners():
     other = init_gpt(seed=2)
     snap.snapshot(other, 1, 5, [3.0])
     assert snap.learner().model is other
+
+
+def test_a_second_run_of_the_same_model_continues_its_count_of_steps():
+    model = init_gpt(seed=1)
+    first = [3.3, 3.2, 3.1]
+    snap.snapshot(model, 3, 3, first)
+    second = []  # the cell runs again: a new list, the same (already trained) model
+    assert snap.snapshot(model, 0, 2, second).to_json()["model"]["steps"] == 3
+    second += [3.0, 2.9]
+    shot = snap.snapshot(model, 2, 2, second)
+    assert shot.to_json()["model"]["steps"] == 5 and snap.learner().trained == 5
+    assert shot.to_json()["step"] == 2  # the run's own step, for its curve
+    second.append(2.8)  # a Stop after one more step: the list tells
+    assert snap.learner().trained == 6
+    fresh = init_gpt(seed=1)  # a new model starts from 0 again
+    assert snap.snapshot(fresh, 1, 5, [3.3]).to_json()["model"]["steps"] == 1
 
 
 def test_other_heads_names_and_models():

@@ -11,7 +11,9 @@ const STEPS = 9;
 
 /** The colour class of x on a scale whose ends are ±top (diverging) or 0..top (sequential). */
 export function colourClass(x, top, diverging) {
-  const q = top > 0 ? Math.min(STEPS, Math.round((Math.abs(x) / top) * STEPS)) : 0;
+  let q = top > 0 ? Math.min(STEPS, Math.round((Math.abs(x) / top) * STEPS)) : 0;
+  // On a scale of sizes, only an exact 0 is left uncoloured: a tiny size still shows.
+  if (q === 0 && !diverging && x !== 0) q = 1;
   if (q === 0) return "gm-c0";
   if (!diverging) return `gm-s${q}`;
   return x < 0 ? `gm-n${q}` : `gm-p${q}`;
@@ -259,7 +261,7 @@ export function lossCurve(points, { steps, label }) {
   root.append(
     text(fmt(hi), { x: pad.l - 4, y: pad.t + 8, "text-anchor": "end" }),
     text(fmt(lo), { x: pad.l - 4, y: H - pad.b, "text-anchor": "end" }),
-    text("0", { x: pad.l, y: H - 6, "text-anchor": "middle" }),
+    text("step 0", { x: pad.l, y: H - 6, "text-anchor": "start" }),
     text(`step ${last}`, { x: W - pad.r, y: H - 6, "text-anchor": "end" }),
   );
   return root;

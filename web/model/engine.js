@@ -8,7 +8,8 @@ const OWNER = { label: "the model explorer" }; // what a cell queued behind it s
 
 /** An engine backed by the page's PythonClient (web/client.js): forward(prefix),
  *  backward(name, position) resolve with explorer.model's dicts or reject with its message;
- *  onModel(listener) hears every snapshot a training cell shows. */
+ *  onModel(listener) hears every snapshot a training cell shows; lastModel() is the latest
+ *  one, or null (none yet, or Python restarted since). */
 export function workerEngine(client) {
   let loaded = null; // the client generation the package was imported for
   let loading = null;
@@ -39,6 +40,7 @@ export function workerEngine(client) {
     forward: (prefix) => call("forward_view", [prefix]),
     backward: (name, position) => call("backward_view", position === null ? [name] : [name, position]),
     onModel: (listener) => client.onModel?.(listener) ?? (() => {}),
+    lastModel: () => client.lastModel ?? null,
     boot: () => client.boot(),
   };
 }

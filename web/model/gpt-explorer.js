@@ -43,15 +43,23 @@ export function parseViews(text) {
   return VIEWS.filter((v) => wanted.has(v));
 }
 
-/** The words for the model in use, e.g. "your model, trained 120 steps in this page". */
+/** The words for the model in use, e.g. "your model, trained 120 steps in this tab". */
 export function describeModel(model) {
   if (!model) return "";
   const steps = Number(model.steps).toLocaleString("en-US");
-  if (model.source === "trained") return `your model, trained ${steps} steps in this page`;
-  const loss =
-    model.loss === null || model.loss === undefined ? "" : `, held-out loss ${model.loss.toFixed(4)}`;
-  return `the checkpoint shipped with the course (${steps} steps${loss})`;
+  if (model.source === "trained") return `your model, trained ${steps} steps in this tab`;
+  let loss = "";
+  if (model.loss !== null && model.loss !== undefined) {
+    const names = model.held_out_names
+      ? ` on ${model.held_out_names} held-out names it never trained on`
+      : "";
+    loss = `; loss ${model.loss.toFixed(4)}${names}`;
+  }
+  return `the checkpoint shipped with the course, a saved copy of trained weights (${steps} steps${loss})`;
 }
+
+/** Plural words: plural(4, "letter") is "4 letters". */
+const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 let count = 0;
 
@@ -90,6 +98,8 @@ export class ModelExplorer {
     this.n = ++count;
     root.dataset.mounted = "";
     this.views = parseViews(root.dataset.views);
+    // "no-sampling": the bars without the temperature slider and Sample (before day 27).
+    this.sampling = !(root.dataset.views ?? "").split(/[\s,]+/).includes("no-sampling");
     this.prefix = (root.dataset.prefix ?? "emm").toLowerCase();
     this.name = null; // the backward view's name; null follows the prefix
     this.position = null; // the backward view's position; null = the name's last
@@ -106,6 +116,9 @@ export class ModelExplorer {
       }
       this.snapshot(data);
     });
+    // A training cell that ran before this explorer was drawn (another page of this tab).
+    const last = engine.lastModel?.();
+    if (last && this.has("training")) this.drawTraining(last);
     this.refresh();
   }
 
@@ -115,6 +128,10 @@ export class ModelExplorer {
 
   has(view) {
     return this.views.includes(view);
+  }
+
+  forwardViews() {
+    return ["embeddings", "attention", "residual", "probs"].some((v) => this.has(v));
   }
 
   // -- the page ---------------------------------------------------------------------------
@@ -142,7 +159,7 @@ export class ModelExplorer {
       el(
         "div",
         { class: "gm-field" },
-        el("label", { for: prefixId, text: "Prefix" }),
+        el("label", { for: prefixId, text: this.forwardViews() ? "Prefix" : "Prefix (also the name below)" }),
         this.input,
         el("span", {
           class: "gm-help",
@@ -171,7 +188,17 @@ export class ModelExplorer {
       "section",
       { class: "gm-view", "data-view": view, "aria-labelledby": heading },
       el("h3", { id: heading, text: title }),
-      el("p", { class: "gm-what" }, el("strong", { text: "What you are looking at. " }), what),
+      // `what` is one paragraph, or a list of them.
+      ...[what]
+        .flat()
+        .map((text, i) =>
+          el(
+            "p",
+            { class: "gm-what" },
+            ...(i ? [] : [el("strong", { text: "What you are looking at. " })]),
+            text,
+          ),
+        ),
       el("p", { class: "gm-question" }, el("strong", { text: "A question to answer with it. " }), question),
       body,
     );
@@ -182,12 +209,12 @@ export class ModelExplorer {
     const { node, body } = this.section(
       "embeddings",
       "Embeddings",
-      "One row per position: BOS first, then the prefix's letters. On the left, the token " +
-        "embedding (the row of wte for that position's symbol); on the right, the position " +
-        "embedding (the row of wpe for the position's number). Each has one cell per " +
-        "dimension of the embedding. The model adds the two vectors, and the sum is where " +
-        "the position's trip through the model starts. Orange cells are above zero, blue " +
-        "cells below; the stronger the colour, the larger the size.",
+      "One row per position: BOS (shown as .) first, then the prefix's letters. On the left, " +
+        "the token embedding (the row of wte for that position's symbol); on the right, the " +
+        "position embedding (the row of wpe for the position's number). Each has one cell per " +
+        "dimension of the embedding. The model adds the two vectors and divides the sum by its " +
+        "root mean square (RMSNorm): that is where the residual stream starts. Orange cells " +
+        "are above zero, blue cells below; the stronger the colour, the larger the size.",
       "Two positions that hold the same letter: are their token embeddings the same, and " +
         "what then tells the model they are at different places in the name?",
     );
@@ -223,12 +250,16 @@ export class ModelExplorer {
       "attention",
       "Attention",
       "One map per head. Row t belongs to the query at position t; its cells are the " +
-        "attention weights over positions 0 to t (the keys), so the row is one softmax and " +
-        "adds up to 1. A weight says how much of that position's value vector the head " +
-        "brings back to position t. Cells right of the diagonal are missing: a position " +
-        "never looks at a later one. The stronger the colour, the more weight.",
-      "From the last position, which earlier letter does each head look at most? Does " +
-        "any head put most of its weight on BOS?",
+        "attention weights over positions 0 to t (the keys; position 0 is BOS, shown as .), " +
+        "so the row is one softmax and adds up to 1. A weight says how much of that " +
+        "position's value vector the head brings back to position t. Cells right of the " +
+        "diagonal are missing: a position never looks at a later one. The stronger the " +
+        "colour, the more weight. A large weight is not by itself a large effect: what " +
+        "arrives also depends on the value vector and on wo, and attention is one of two " +
+        "branches that add to the stream. The weights show where a head reads, not why the " +
+        "model predicts what it does.",
+      "Before you look at the last row: which position (itself included) will get each " +
+        "head's largest weight, and will the heads agree?",
     );
     this.heads = el("div", { class: "gm-heads" });
     this.headMaps = [];
@@ -241,13 +272,16 @@ export class ModelExplorer {
     const { node, body } = this.section(
       "residual",
       "Residual stream",
-      "The vector each position carries up the model, one row per position, at three " +
-        "points: after the embeddings (their sum, scaled by RMSNorm), after the attention " +
-        "branch is added to it, and after the MLP branch is added. A branch adds its output to the stream and replaces " +
-        "nothing (day 24), so a cell that keeps its colour from one map to the next is one " +
-        "the branch barely changed. The last map is what lm_head turns into the logits.",
-      "At which step, attention or the MLP, does the stream change more for the last " +
-        "position? Attention is the only step where it can take in earlier letters.",
+      "The residual stream is the vector each position carries up the model: the residual " +
+        "road of day 24, to which each branch adds its output. One row per position, at " +
+        "three points: after the embeddings (their sum, divided by its root mean square, " +
+        "RMSNorm), after the attention branch is added to it, and after the MLP branch is " +
+        "added. A branch adds and replaces nothing, so a cell that keeps its colour from one " +
+        "map to the next is one the branch barely changed. The last map is what lm_head " +
+        "turns into the logits.",
+      "Predict, then compare the last row in the three maps: after which step, attention " +
+        "or the MLP, do more cells change colour? Attention is the only step where a " +
+        "position can take in earlier letters.",
     );
     this.residualMaps = el("div", { class: "gm-triple" });
     this.resLegend = el("div");
@@ -261,12 +295,20 @@ export class ModelExplorer {
     const { node, body } = this.section(
       "probs",
       "Next-symbol probabilities",
-      "What the model says comes after the prefix: the softmax of the 27 logits of the " +
-        "last position, divided by the temperature T first, largest first. T = 1 is the " +
-        "model as trained; a T below 1 sharpens the bars, a T above 1 flattens them (day " +
-        "27). Sample draws one symbol with exactly the probabilities shown and appends it; " +
-        "the end symbol (.) ends the name instead.",
-      "Before you move the slider to its lowest value: how many symbols will keep a " + "visible bar?",
+      this.sampling
+        ? "What the model says comes after the prefix. The 27 logits of the last position are " +
+            "divided by the temperature T, then softmax turns them into probabilities, shown " +
+            "largest first. T = 1 is the model as trained; a T below 1 sharpens the bars, a T " +
+            "above 1 flattens them (day 27). Sample draws one symbol with exactly the " +
+            "probabilities shown and appends it; drawing BOS (shown as .), which also marks " +
+            "the end of a name, ends the name instead."
+        : "What the model says comes after the prefix: softmax turns the 27 logits of the " +
+            "last position into probabilities, shown largest first. BOS (shown as .) also " +
+            "marks the end of a name: its bar is the probability that the name ends here.",
+      this.sampling
+        ? "Before you move the slider to its lowest value: how many symbols will keep a bar " + "above 1%?"
+        : "Before you look: which symbol will the model make most likely after the prefix, " +
+            "and will its bar be above 50%?",
     );
     const tId = this.id("temperature");
     this.tOut = el("output", { for: tId, text: "1.0" });
@@ -288,7 +330,7 @@ export class ModelExplorer {
       type: "button",
       class: "md-button gm-button",
       "data-action": "sample",
-      text: "Sample the next letter",
+      text: "Sample the next symbol",
     });
     this.sampleButton.addEventListener("click", () => this.sample());
     this.sampleNote = el("p", { class: "gm-sample-note", role: "status", "aria-live": "polite" });
@@ -300,17 +342,21 @@ export class ModelExplorer {
     });
     this.probsTable = new TextAlternative();
     body.append(
-      el(
-        "div",
-        { class: "gm-controls" },
-        el(
-          "div",
-          { class: "gm-field" },
-          el("label", { for: tId }, "Temperature T = ", this.tOut),
-          this.tInput,
-        ),
-        this.sampleButton,
-      ),
+      ...(this.sampling
+        ? [
+            el(
+              "div",
+              { class: "gm-controls" },
+              el(
+                "div",
+                { class: "gm-field" },
+                el("label", { for: tId }, "Temperature T = ", this.tOut),
+                this.tInput,
+              ),
+              this.sampleButton,
+            ),
+          ]
+        : []),
       this.sampleNote,
       this.probsCaption,
       this.probs,
@@ -323,18 +369,30 @@ export class ModelExplorer {
     const { node, body } = this.section(
       "backward",
       "Backward: where the gradient of one name's loss goes",
-      "The loss of one name is the mean, over its positions, of −log of the probability the " +
-        "model gave the true next symbol (the name is read as BOS, its letters, BOS). One " +
-        "backward() from that loss gives every weight its gradient. For each weight matrix: " +
-        "a map of |gradient| per entry (the stronger the colour, the larger) and one number, the gradient's " +
-        "norm (the square root of the sum of its squared entries); the matrix whose " +
-        "gradient has the largest norm comes first. Under the matrices, for one position t: " +
-        "for each position s up to t, the norm of the gradient of position t's loss with " +
-        "respect to position s's input vector x_s (the row of wte for its symbol plus the " +
-        "row of wpe for s), from one backward() of position t's loss alone: how much the " +
-        "prediction at t depends on what stood at s. An earlier position can change it only " +
-        "through attention, by the key and the value that position t reads from it.",
-      "Which rows of wte get any gradient from this name, and why does every row of " + "lm_head get one?",
+      [
+        "The loss of one name is the mean, over its positions, of −log of the probability " +
+          "the model gave the true next symbol (the name is read as a finished name: BOS, its " +
+          "letters, BOS). One backward() from that loss gives every weight its gradient. The " +
+          "maps at the bottom show, for each weight matrix, |gradient| per entry (the " +
+          "stronger the colour, the larger, within this matrix: each map has its own scale, " +
+          "its strongest cell is its own largest entry; a pale cell is small, a cell with no " +
+          "colour is exactly 0) and one number, the gradient's size: its length, the square " +
+          "root of the sum of its squared entries (the L2 norm; not RMSNorm). The matrix with " +
+          "the largest size comes first. A large gradient means this name's loss is sensitive " +
+          "to those weights now, not that they matter most; matrices of different sizes are " +
+          "not directly comparable, and Adam rescales each weight's step, so the largest " +
+          "gradient is not the largest change in training.",
+        "The bars above the maps are for one position t only, from a second backward() of " +
+          "position t's loss alone: for each position s from 0 to t (t itself included, the " +
+          "last bar), the size of the gradient of that loss with respect to position s's " +
+          "input vector x_s (the row of wte for its symbol plus the row of wpe for s). It " +
+          "says how sensitive position t's loss is, right now, to a small change of x_s; it is " +
+          "not the effect of replacing the letter at s. Because x_s is divided by its root " +
+          "mean square first, only changes of its direction count, and a shorter x_s gives a " +
+          "larger number. An earlier position reaches position t only through attention.",
+      ],
+      "Predict first: which rows of wte will get a gradient that is not 0 from this name, " +
+        "and why does every row of lm_head get one?",
     );
     const nameId = this.id("name");
     const posId = this.id("position");
@@ -367,7 +425,7 @@ export class ModelExplorer {
       "data-role": "contributions",
       "aria-labelledby": this.id("contrib-caption"),
     });
-    this.gradTables = new TextAlternative("The gradients' sizes and the contributions as tables");
+    this.gradTables = new TextAlternative("The bars' and the gradients' sizes as tables");
     body.append(
       el(
         "div",
@@ -377,6 +435,7 @@ export class ModelExplorer {
           { class: "gm-field" },
           el("label", { for: nameId, text: "Name for the loss" }),
           this.nameInput,
+          el("span", { class: "gm-help", text: "read as a finished name: BOS, its letters, BOS" }),
         ),
         el(
           "div",
@@ -398,17 +457,22 @@ export class ModelExplorer {
     const { node, body } = this.section(
       "training",
       "Training, live",
-      "While a training cell of day 26 or day 30 runs in this page, it sends a snapshot " +
-        "every few steps: the loss so far, three names sampled from the model as it is at " +
-        "that step, and one head's attention weights for a fixed name. When training ends, " +
-        "or you press Stop, the weights trained so far stay in this page, and the views of " +
-        "this explorer use them.",
-      "The loss falls fastest in the first steps: what do the samples look like then, and " +
-        "what do they look like once the curve flattens?",
+      "While a training cell of day 26 or day 30 runs in this tab, it sends a snapshot " +
+        "every few steps: the training loss so far (one name per step, so it is noisy), three " +
+        "names sampled from the model as it is at that step, and one head's attention " +
+        "weights for a fixed name. When training ends, or you press the cell's Stop button, " +
+        "the weights trained so far stay in this tab's Python, and the other views use them. " +
+        "If Stop has to restart Python, your model is gone and the checkpoint is used again.",
+      this.has("backward") && !this.forwardViews()
+        ? "Predict first: the samples at step 25 and at step 50, which look more like names?"
+        : "The loss falls fastest in the first steps: what do the samples look like then, and " +
+            "what do they look like once the curve flattens?",
     );
     this.trainLine = el("p", { class: "gm-train-line", "data-role": "training-status" });
     this.trainLine.textContent =
-      "No training has run in this page yet: run the training cell of day 26 or day 30, and this view follows it.";
+      "No training snapshot has reached this view yet: run the training cell of day 26 or " +
+      "day 30, and this view follows it. If you trained a model earlier in this tab, the " +
+      "other views already use it (the line under the prefix says which model).";
     this.curveBox = el("div", { class: "gm-curve-box" });
     this.samples = el("ul", { class: "gm-samples", "data-role": "samples" });
     this.trainMap = new Heatmap({
@@ -437,6 +501,7 @@ export class ModelExplorer {
   /** A keystroke asks at once: one request is in flight at a time, and letters typed while
    *  it runs are asked for together, as the newest prefix (Latest). */
   typed() {
+    if (this.sampleNote) this.sampleNote.textContent = ""; // it spoke of the old prefix
     this.refresh();
   }
 
@@ -512,11 +577,11 @@ export class ModelExplorer {
     this.input.removeAttribute("aria-invalid");
     const model = describeModel(data.model);
     this.modelLine.textContent = `Model in use: ${model}.`;
-    this.status.textContent = `Showing "${prefix}": BOS and ${prefix.length} letter${prefix.length === 1 ? "" : "s"}, ${data.tokens.length} position${data.tokens.length === 1 ? "" : "s"}.`;
+    const letters = data.tokens.length - 1; // what the model read, not what was typed
+    this.status.textContent = `Showing "${data.prefix}": BOS and ${plural(letters, "letter")}, ${plural(data.tokens.length, "position")}.`;
     const rows = data.tokens.map((t, i) => `${i} ${t.symbol}`);
-    const letters = data.tokens.map((t) => t.symbol);
     if (this.has("embeddings")) this.drawEmbeddings(data, rows);
-    if (this.has("attention")) this.drawAttention(data, rows, letters);
+    if (this.has("attention")) this.drawAttention(data, rows);
     if (this.has("residual")) this.drawResidual(data, rows);
     if (this.has("probs")) {
       this.logits = data.positions[data.positions.length - 1].logits;
@@ -538,7 +603,7 @@ export class ModelExplorer {
     ]);
   }
 
-  drawAttention(data, rows, letters) {
+  drawAttention(data, rows) {
     const nHead = data.model.n_head;
     if (this.headMaps.length !== nHead) {
       this.headMaps = [];
@@ -564,7 +629,7 @@ export class ModelExplorer {
       const w = data.positions.map((p) => p.heads[h]);
       weights.push(w);
       this.headMaps[h].box.dataset.weights = JSON.stringify(w);
-      this.headMaps[h].map.update(w, { rowLabels: rows, colLabels: letters, top: 1 });
+      this.headMaps[h].map.update(w, { rowLabels: rows, colLabels: rows, top: 1 });
     }
     this.attTables.set(() =>
       weights.map((w, h) =>
@@ -616,7 +681,7 @@ export class ModelExplorer {
     this.shown = p;
     const order = p.map((_, i) => i).sort((a, b) => this.logits[b] - this.logits[a] || a - b);
     const last = data.tokens[data.tokens.length - 1].symbol;
-    this.probsCaption.textContent = `After "${this.prefix}" (last symbol ${last}), at T = ${this.temperature.toFixed(1)}: the 27 symbols, most likely first.`;
+    this.probsCaption.textContent = `After "${data.prefix}" (last symbol ${last}), at T = ${this.temperature.toFixed(1)}: the 27 symbols, most likely first.`;
     const items = order.map((i) => {
       const symbol = data.symbols[i];
       const words = i === this.bosId() ? `${symbol} (end of name)` : symbol;
@@ -636,7 +701,7 @@ export class ModelExplorer {
     });
     this.probs.replaceChildren(...items);
     const room = data.tokens.length < data.model.block_size;
-    this.sampleButton.disabled = !room;
+    if (this.sampleButton) this.sampleButton.disabled = !room;
     if (!room)
       this.sampleNote.textContent = `The model reads at most ${data.model.block_size} positions: this prefix is as long as it can be.`;
     this.probsTable.set(() => [
@@ -660,15 +725,16 @@ export class ModelExplorer {
     const data = this.forwardData;
     const symbol = data.symbols[i];
     const p = this.shown[i];
-    this.root.dataset.lastSample = JSON.stringify({ symbol, p, prefix: this.prefix });
+    // The prefix the bars belong to, as the model read it (typed spaces and capitals gone).
+    this.root.dataset.lastSample = JSON.stringify({ symbol, p, prefix: data.prefix });
     const pct = `${(p * 100).toFixed(1)}%`;
     if (i === this.bosId()) {
-      this.sampleNote.textContent = `Drew ${symbol}, the end of a name (probability ${pct}): the name "${this.prefix}" is finished, nothing appended.`;
+      this.sampleNote.textContent = `Drew ${symbol} (BOS), the end of a name (probability ${pct}): the name "${data.prefix}" is finished, nothing appended. Clear the Prefix box to start a new name.`;
       return;
     }
-    this.sampleNote.textContent = `Drew ${symbol} (probability ${pct}) and appended it.`;
-    this.input.value = this.prefix + symbol;
+    this.input.value = data.prefix + symbol;
     this.refresh();
+    this.sampleNote.textContent = `Drew ${symbol} (probability ${pct}) and appended it.`;
   }
 
   // -- backward -----------------------------------------------------------------------------
@@ -684,6 +750,12 @@ export class ModelExplorer {
 
   drawBackward(data) {
     const symbols = data.tokens?.map((t) => t.symbol) ?? [];
+    if (!this.forwardViews()) {
+      // No forward view says which model this is: the backward view does.
+      this.modelLine.textContent = `Model in use: ${describeModel(data.model)}.`;
+      this.status.textContent = `Showing the gradients of "${data.name}".`;
+      this.input.removeAttribute("aria-invalid");
+    }
     const n = data.losses.length;
     this.lossLine.textContent =
       `Loss of "${data.name}": ${fmt(data.loss)}, the mean of ${n} position loss${n === 1 ? "" : "es"} (` +
@@ -711,7 +783,7 @@ export class ModelExplorer {
         this.matrixMaps.set(m.name, entry);
       }
       entry.box.dataset.norm = String(m.norm);
-      entry.title.textContent = `${m.name} (${m.shape[0]}×${m.shape[1]}): gradient norm ${fmt(m.norm)}`;
+      entry.title.textContent = `${m.name} (${m.shape[0]}×${m.shape[1]}): gradient size ${fmt(m.norm)}`;
       const rowLabels = rowNames(m.name, m.shape[0], data.symbols);
       const colLabels = Array.from({ length: m.shape[1] }, () => "");
       entry.map.update(m.abs_grad, { rowLabels, colLabels, top: largestMagnitude(m.abs_grad) });
@@ -720,16 +792,16 @@ export class ModelExplorer {
     this.matrices.replaceChildren(...boxes);
     this.gradTables.set(() => [
       numberTable(
-        `Position ${data.position}'s loss: the norm of its gradient with respect to each input vector`,
+        `Position ${data.position}'s loss: the size of its gradient with respect to the input vector of each position 0 to ${data.position}`,
         data.contributions.map((_, s) => `${s} ${symbols[s] ?? ""}`),
-        ["norm"],
+        ["size"],
         data.contributions.map((c) => [c]),
         "position",
       ),
       numberTable(
-        "Gradient norm of each matrix",
+        "Gradient size (length) of each matrix",
         sorted.map((m) => m.name),
-        ["rows", "columns", "norm"],
+        ["rows", "columns", "size"],
         sorted.map((m) => [m.shape[0], m.shape[1], m.norm]),
         "matrix",
       ),
@@ -750,8 +822,8 @@ export class ModelExplorer {
     const values = data.contributions;
     const top = Math.max(...values, 0) || 1;
     this.contribCaption.textContent =
-      `Position ${t} (${symbols[t] ?? t}, predicting ${symbols[t + 1] ?? "?"}): the norm of the gradient of its loss ` +
-      "with respect to each earlier position's input vector.";
+      `Position ${t} (${symbols[t] ?? t}, predicting ${symbols[t + 1] ?? "?"}): the size of the gradient of its loss ` +
+      `with respect to the input vector of each position 0 to ${t} (${t} itself is the last bar).`;
     this.contributions.replaceChildren(
       ...values.map((v, s) => {
         const bar = el("span", { class: "gm-bar" });
@@ -786,7 +858,8 @@ export class ModelExplorer {
     const points = losses.map((l, i) => [data.loss_steps?.[i] ?? i + 1, l]);
     const last = points.length ? points[points.length - 1][1] : null;
     this.root.dataset.trainingStep = String(data.step);
-    this.trainLine.textContent = `Step ${data.step} of ${steps}${last === null ? "" : `, loss ${fmt(last)}`}.`;
+    const loss = last === null ? "" : `, training loss ${fmt(last)} (one name per step, so noisy)`;
+    this.trainLine.textContent = `Step ${data.step} of ${steps}${loss}.`;
     this.curveBox.replaceChildren(
       lossCurve(points, {
         steps,
