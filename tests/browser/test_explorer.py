@@ -65,12 +65,14 @@ def test_the_explorer_ships_as_its_own_wheel_beside_the_engine(site_dir):
     assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"]
     with zipfile.ZipFile(wheel) as zf:
         code = {n for n in zf.namelist() if not n.startswith("explorer-")}
+        # Every module and data file of explorer/, the model explorer's checkpoint included.
         assert code == {
-            f"explorer/{p.name}"
-            for p in (ROOT / "explorer").iterdir()
-            if p.suffix in {".py", ".json"}
+            p.relative_to(ROOT).as_posix()
+            for p in (ROOT / "explorer").rglob("*")
+            if p.suffix in {".py", ".json"} and "__pycache__" not in p.parts
         }
-        assert zf.read("explorer/presets.json") == (ROOT / "explorer/presets.json").read_bytes()
+        for data in ("explorer/presets.json", "explorer/data/microgpt.json"):
+            assert zf.read(data) == (ROOT / data).read_bytes()
     # The engine's wheel is the learner's package only: nothing of the explorer in it.
     with zipfile.ZipFile(site_dir / "pyodide" / lock["packages"]["engine"]["file_name"]) as zf:
         assert not [n for n in zf.namelist() if n.startswith("explorer") or "expr" in n]
