@@ -4,8 +4,10 @@
     python -m grader --batch SUBMISSIONS --csv gradebook.csv
 
 SUBMISSION is a folder laid out like exercises/ (the default: your own exercises/) or a
-zip of one. Exit status: 0 whenever grading finished, whatever the score (a refused
-submission scores 0); 2 for a usage error; 1 if the grader itself failed.
+zip of one. The score counts the hidden cases (drawn afresh every run); the public cases
+are shown as feedback. Exit status: 0 whenever grading finished, whatever the score (a
+refused submission scores 0); 2 for a usage error; 1 if the grader itself failed or a
+case could not be run (the report says which: grade again).
 """
 
 import argparse
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from .checks import EXERCISES
 from .grade import grade_one
-from .report import gradescope_rejected, write_json
+from .report import errors, gradescope_rejected, write_json
 from .sandbox import SandboxError, detect
 
 DEFAULT = Path(__file__).resolve().parent.parent / "exercises"
@@ -91,13 +93,17 @@ def main(argv=None):
         from .batch import grade_folder
 
         return grade_folder(source, sandbox, exercises, args.csv, args.seed, quiet=args.quiet)
-    gradescope, text, _ = grade_one(source, sandbox, exercises, args.seed)
+    gradescope, text, results = grade_one(source, sandbox, exercises, args.seed)
     if args.json:
         write_json(args.json, gradescope)
     if args.quiet:
         print(f"Score: {gradescope['score']}/{gradescope['max_score']}")
     else:
         print(text)
+    broken = errors(results) if results else []
+    if broken:
+        print(f"grader: {len(broken)} case(s) could not be run: grade again", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -10,11 +10,23 @@ from . import report
 from .sandbox import SandboxError
 from .submission import printable
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
+
+
+def csv_cell(value):
+    """A gradebook cell: learner text escaped, and never a formula (as OWASP advises,
+    a cell that a spreadsheet would evaluate gets a leading apostrophe)."""
+    if not isinstance(value, str):
+        return value
+    text = report.shown(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
 
 def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
-    """Grade every entry; 0 when all were graded (or refused), 1 if the grader failed on any.
+    """Grade every entry; 0 when all were graded (or refused), 1 if any was not fully graded.
 
-    A grader failure on one submission is recorded in its row and the batch goes on.
+    A grader failure on one submission, or a case that could not be run, is recorded in
+    its row (status "error") and the batch goes on.
     """
     entries = sorted(
         p
@@ -26,7 +38,7 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
         # A file name with bytes that are not UTF-8 still gets a row, escaped.
         learner = printable(entry.stem if entry.suffix == ".zip" else entry.name)
         try:
-            gradescope, text, _ = grading.grade_one(entry, sandbox, exercises, seed)
+            gradescope, text, results = grading.grade_one(entry, sandbox, exercises, seed)
         except SandboxError:
             raise  # the sandbox cannot start at all: no submission could be graded
         except Exception as exc:  # one submission must not stop the class
@@ -37,13 +49,19 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
             )
             rows.append(_error_row(learner, exercises, sandbox, exc))
             if not quiet:
-                print(f"{learner}: not graded (the grader failed: {type(exc).__name__})")
+                print(
+                    f"{report.shown(learner)}: not graded (the grader failed: {type(exc).__name__})"
+                )
             continue
         extra = gradescope["extra_data"]
         per = extra.get("exercises", {})
+        broken = report.errors(results) if results else []
+        if broken:
+            failed += 1
+        status = "refused" if extra.get("rejected") else "error" if broken else "graded"
         row = {
             "learner": learner,
-            "status": "refused" if extra.get("rejected") else "graded",
+            "status": status,
             "score": gradescope["score"],
             "max_score": gradescope["max_score"],
         }
@@ -51,10 +69,10 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
             row[exercise] = per.get(exercise, {}).get("score", 0)
         row["sha256"] = extra.get("submission_sha256") or ""
         row["isolation"] = extra["isolation"]
-        row["message"] = "" if row["status"] == "graded" else gradescope["output"]
+        row["message"] = "" if status == "graded" else gradescope["output"]
         rows.append(row)
         if not quiet:
-            print(f"{learner}: {row['score']}/{row['max_score']} ({row['status']})")
+            print(f"{report.shown(learner)}: {row['score']}/{row['max_score']} ({status})")
     if csv_path:
         Path(csv_path).parent.mkdir(parents=True, exist_ok=True)
         with open(csv_path, "w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
@@ -70,10 +88,13 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
             ]
             writer = csv.DictWriter(handle, fieldnames=fields)
             writer.writeheader()
-            writer.writerows(rows)
+            writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
         print(f"Gradebook of {len(rows)} submission(s) written to {csv_path}", file=sys.stderr)
     if failed:
-        print(f"grader: the grader failed on {failed} submission(s); see above", file=sys.stderr)
+        print(
+            f"grader: {failed} submission(s) not fully graded (status error); see above",
+            file=sys.stderr,
+        )
     return 1 if failed else 0
 
 

@@ -93,7 +93,7 @@ class Budget:
         except SandboxError:
             raise  # the sandbox cannot start at all: no case could be graded
         except Exception as exc:  # one case's bug must not stop the run
-            return {"failure": grader_failure(exc, exercise, case)}
+            return {"error": grader_failure(exc, exercise, case)}
         if result.get("timeout"):
             with self.lock:
                 self.hangs[exercise] = self.hangs.get(exercise, 0) + 1
@@ -101,19 +101,28 @@ class Budget:
 
 
 def judge(exercise, case, result):
-    """(passed, message) for one case's result: the trusted side's verdict."""
+    """(status, message) for one case's result: the trusted side's verdict.
+
+    status is "passed", "failed" (the learner's code) or "error" (the case could not be
+    run or judged: never the learner's fault, never counted as a 0).
+    """
+    if "error" in result:
+        return "error", result["error"]
     if "outcome" not in result:
-        return False, result["failure"]
+        return "failed", result["failure"]
     try:
-        return judge_case(check_module(exercise), case, result["outcome"], exercise)
-    except Exception as exc:  # a judge's bug fails this case only
-        return False, grader_failure(exc, exercise, case)
+        passed, message = judge_case(check_module(exercise), case, result["outcome"], exercise)
+    except Exception as exc:  # a judge's bug: this case is an error, the run goes on
+        return "error", grader_failure(exc, exercise, case)
+    return ("passed" if passed else "failed"), message
 
 
 def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS):
     """Grade `files` ({exercise file name: bytes}); return the results as a plain dict.
 
-    Exercises missing from `files` score 0 with a message; `exercises` limits the run.
+    Every case is run; the public ones (published with their answers) are feedback, the
+    hidden ones (drawn from `seed`) are the grade (report.scores). Exercises missing from
+    `files` score 0 with a message; `exercises` limits the run.
     """
     exercises = list(exercises or EXERCISES)
     seed = secrets.randbits(64) if seed is None else seed
@@ -125,13 +134,14 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
 
     tests = []
     for (exercise, case), result in zip(jobs, results):
-        passed, message = judge(exercise, case, result)
+        status, message = judge(exercise, case, result)
         tests.append(
             {
                 "exercise": exercise,
                 "name": case["name"],
                 "public": case["public"],
-                "passed": passed,
+                "passed": status == "passed",
+                "status": status,
                 "message": message,
                 "seconds": round(result.get("seconds", 0.0), 4),
             }

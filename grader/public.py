@@ -2,15 +2,13 @@
 
 The site's wheel holds `grader/runners/`, `grader/verdict.py`, this module and
 `grader/public_cases.json`: the public cases of every exercise with what each expects,
-written by the site build (`write_public_cases`) from the trusted checks. It holds no
-hidden case, no case generator and no reference that answers an arbitrary input.
+written by the site build from the trusted checks (`grader.checks.published_cases`). It
+holds no hidden case, no case generator and no reference that answers an arbitrary input,
+and this module imports nothing of the trusted side: it runs where learners can read it.
 
     from grader.public import run_public_checks
     run_public_checks("day05_add_mul.py", source)
     # -> [{"name": "...", "passed": True, "message": "passed"}, ...]
-
-In a checkout (no JSON file beside this one) the same data is computed from
-`grader.checks` on first use.
 """
 
 import functools
@@ -19,52 +17,30 @@ import types
 from pathlib import Path
 
 from grader.runners import describe_error, execute, runner_module
-from grader.verdict import error_message, from_json, judge_outcome, to_json
+from grader.verdict import error_message, from_json, judge_outcome
 
-__all__ = ["public_cases", "write_public_cases", "run_public_checks"]
+__all__ = ["CASES_FILE", "run_public_checks"]
 
 CASES_FILE = Path(__file__).with_name("public_cases.json")
 
 
-def public_cases(exercises=None):
-    """{exercise: [{"case": case, "expect": expectation as JSON}, ...]} (default: all)."""
-    from grader.checks import EXERCISES, check_module  # trusted: only in a checkout
-
-    out = {}
-    for exercise in exercises or EXERCISES:
-        check = check_module(exercise)
-        out[exercise] = [
-            {"case": c, "expect": to_json(check.expect(c))} for c in check.public_cases()
-        ]
-    return out
-
-
-def write_public_cases(path):
-    """Write the public cases with their expectations (the site build calls this)."""
-    Path(path).write_text(json.dumps(public_cases(), sort_keys=True), encoding="utf-8")
-    return Path(path)
-
-
 @functools.cache
-def _shipped():
-    return json.loads(CASES_FILE.read_text(encoding="utf-8"))
+def _shipped(path):
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{path} is missing: the public checks ship in the course site's grader wheel "
+            "(build the site with `nox -s docs`); to grade a file here, use `python -m grader`"
+        ) from None
 
 
-@functools.cache
 def _items(exercise_id):
     """The public cases of one exercise with their expectations, as JSON data."""
-    if CASES_FILE.is_file():
-        shipped = _shipped()
-        known = sorted(shipped)
-    else:
-        from grader.checks import EXERCISES
-
-        shipped, known = {}, EXERCISES
-        if exercise_id in EXERCISES:  # the same round trip as the file
-            shipped = json.loads(json.dumps(public_cases([exercise_id])))
+    shipped = _shipped(str(CASES_FILE))
     if exercise_id not in shipped:
         raise ValueError(
-            f"no exercise called {exercise_id!r}; the exercises are: {', '.join(known)}"
+            f"no exercise called {exercise_id!r}; the exercises are: {', '.join(sorted(shipped))}"
         )
     return shipped[exercise_id]
 

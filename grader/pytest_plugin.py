@@ -92,8 +92,8 @@ def grading_budget(pytestconfig, grading_files, grading_sandbox):
 
 
 def grade_job(job, budget):
-    """(passed, message) for one case of one exercise."""
+    """(status, message) for one case of one exercise: "passed", "failed" or "error"."""
     exercise, case = job
     if isinstance(budget, Rejected):
-        return False, f"the submission was not graded: {budget}"
+        return "failed", f"the submission was not graded: {budget}"
     return judge(exercise, case, budget.run(exercise, case))

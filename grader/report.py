@@ -1,71 +1,133 @@
-"""The results of a grading run as a readable report and as Gradescope JSON."""
+"""The results of a grading run as a readable report and as Gradescope JSON.
+
+The grade counts the hidden cases only: their inputs are drawn afresh on every run, so
+no table of published answers earns a mark. The public cases (published with their
+answers, and run by the page's Check button) are reported as feedback worth no points.
+
+Learner text (error messages, file and folder names) reaches every report through
+`shown`, which escapes control characters: no learner can move the cursor, clear the
+screen or start a line of the report.
+"""
 
 import json
 import os
 import random
+import re
 import tempfile
 from pathlib import Path
 
 from .checks import check_module
 
+# C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional
+# overrides and isolates that reorder what a terminal or a browser shows.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def shown(text):
+    """`text` safe to show anywhere: every control character written as an escape."""
+
+    def escape(match):
+        char = match.group()
+        if char in _NAMED:
+            return _NAMED[char]
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _CONTROL.sub(escape, str(text))
+
 
 def scores(results):
-    """{exercise: (score, max_score)} and the totals."""
+    """{exercise: (score, max_score)} and the totals, over the hidden cases alone.
+
+    A case that could not be run (status "error") counts in max_score, not in score:
+    `errors(results)` says the grade is incomplete, and the run's exit status says so.
+    """
     per = {exercise: [0, 0] for exercise in results["exercises"]}
     for test in results["tests"]:
+        if test["public"]:
+            continue
         per[test["exercise"]][1] += 1
         per[test["exercise"]][0] += 1 if test["passed"] else 0
     total = sum(s for s, _ in per.values()), sum(m for _, m in per.values())
     return {k: tuple(v) for k, v in per.items()}, total
 
 
+def errors(results):
+    """The cases that could not be run or judged (not the learner's fault)."""
+    return [t for t in results["tests"] if t.get("status") == "error"]
+
+
+def _mark(test):
+    return {"passed": "pass", "failed": "FAIL", "error": "ERROR"}[test.get("status", "failed")]
+
+
 def text(results, label):
-    """The report a learner reads: per exercise and per check, pass/fail and a message."""
+    """The report a learner reads: per exercise the grade (hidden cases), then each case."""
     per, (score, max_score) = scores(results)
     lines = [
-        f"Grading {label}  (isolation: {results['isolation']}, sha256 {results['sha256'][:12]})",
+        f"Grading {shown(label)}  (isolation: {results['isolation']}, "
+        f"sha256 {results['sha256'][:12]})",
+        "Graded: the cases marked [hidden], with inputs drawn afresh on every run.",
+        "The [public] cases are the page's Check: feedback, worth no points.",
         "",
     ]
     for exercise in results["exercises"]:
         got, out_of = per[exercise]
         lines.append(f"{exercise}  {check_module(exercise).TITLE}  {got}/{out_of}")
         for test in (t for t in results["tests"] if t["exercise"] == exercise):
-            mark = "pass" if test["passed"] else "FAIL"
-            tag = "" if test["public"] else "  [random inputs, new every run]"
-            lines.append(f"  {mark}  {test['name']}{tag}")
+            tag = "public" if test["public"] else "hidden"
+            lines.append(f"  {_mark(test):5} [{tag}] {test['name']}")
             if not test["passed"]:
-                lines.append(f"        {test['message']}")
+                lines.append(f"        {shown(test['message'])}")
         lines.append("")
+    broken = errors(results)
+    if broken:
+        lines.append(
+            f"Not graded: {len(broken)} case(s) could not be run, through no fault of the "
+            "code (see ERROR above); grade this submission again."
+        )
     lines.append(f"Score: {score}/{max_score}  ({results['seconds']:.1f} s)")
     return "\n".join(lines)
 
 
 def rejected_text(message, label):
-    return f"Grading {label}\n\nThe submission was not graded: {message}\nScore: 0"
+    return f"Grading {shown(label)}\n\nThe submission was not graded: {shown(message)}\nScore: 0"
 
 
 def gradescope(results):
-    """Gradescope's results.json: one test per case, one point each."""
+    """Gradescope's results.json: one point per hidden case; public cases worth 0."""
     per, (score, max_score) = scores(results)
     tests = []
     for test in results["tests"]:
-        kind = "" if test["public"] else " (random inputs)"
+        public = test["public"]
+        kind = " (public example, not graded)" if public else " (hidden, random inputs)"
+        message = shown(test["message"])
+        if test.get("status") == "error":
+            message = f"ERROR, not graded: {message}"
         tests.append(
             {
                 "name": f"{test['exercise']}: {test['name']}{kind}",
-                "score": 1 if test["passed"] else 0,
-                "max_score": 1,
+                "score": 1 if test["passed"] and not public else 0,
+                "max_score": 0 if public else 1,
                 "status": "passed" if test["passed"] else "failed",
-                "output": test["message"],
+                "output": message,
                 "visibility": "visible",
             }
         )
     summary = ", ".join(f"{e} {s}/{m}" for e, (s, m) in per.items())
+    broken = errors(results)
+    output = f"Score {score}/{max_score} (hidden cases): {summary}."
+    if broken:
+        output = (
+            f"Not graded: {len(broken)} case(s) could not be run, through no fault of your "
+            f"code; the autograder will be run again. {output}"
+        )
     return {
         "score": score,
         "max_score": max_score,
         "execution_time": results["seconds"],
-        "output": f"Score {score}/{max_score}: {summary}.",
+        "output": output,
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
@@ -74,15 +136,14 @@ def gradescope(results):
             "isolation": results["isolation"],
             "seed": results["seed"],
             "exercises": {e: {"score": s, "max_score": m} for e, (s, m) in per.items()},
+            "errors": len(broken),
         },
     }
 
 
 def gradescope_rejected(message, exercises, isolation):
-    max_score = sum(
-        len(check_module(e).public_cases()) + len(check_module(e).hidden_cases(random.Random(0)))
-        for e in exercises
-    )
+    max_score = sum(len(check_module(e).hidden_cases(random.Random(0))) for e in exercises)
+    message = shown(message)
     return {
         "score": 0,
         "max_score": max_score,

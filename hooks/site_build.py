@@ -168,9 +168,9 @@ def public_cases_json() -> bytes:
 
     The course's own grader: `python -m mkdocs` and pytest both run from the course root.
     """
-    from grader.public import public_cases
+    from grader.checks import published_cases
 
-    return json.dumps(public_cases(), sort_keys=True).encode()
+    return json.dumps(published_cases(), sort_keys=True).encode()
 
 
 # The graph explorer's Python side (explorer/): a wheel of its own, loaded only by pages

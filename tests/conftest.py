@@ -9,6 +9,20 @@ from tests.site_server import build_site, free_port, serve
 from tools.chromium import CHROMIUM, CHROMIUM_FLAGS
 
 
+@pytest.fixture(scope="session", autouse=True)
+def public_cases_file(tmp_path_factory):
+    """grader.public reads the public cases from the file the site build ships beside it;
+    in a checkout there is none, so the tests point it at one written the same way."""
+    import grader.public
+    from hooks.site_build import public_cases_json
+
+    path = tmp_path_factory.mktemp("public") / "public_cases.json"
+    path.write_bytes(public_cases_json())
+    original, grader.public.CASES_FILE = grader.public.CASES_FILE, path
+    yield path
+    grader.public.CASES_FILE = original
+
+
 @pytest.fixture(scope="session")
 def site_port() -> int:
     """The port of the isolated server; the site is built for it (instant navigation)."""

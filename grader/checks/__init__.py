@@ -10,14 +10,15 @@ interface `Check` below; the modules present are the exercises (EXERCISES).
 """
 
 import importlib
+import json
 import pkgutil
 import re
 from typing import Protocol
 
 from grader.runners import runner_module
-from grader.verdict import Expectation, judge_outcome
+from grader.verdict import Expectation, judge_outcome, to_json
 
-__all__ = ["EXERCISES", "Check", "check_module", "runner_module", "judge_case"]
+__all__ = ["EXERCISES", "Check", "check_module", "runner_module", "judge_case", "published_cases"]
 
 # One module per exercise, found rather than listed: grader/checks/dayNN_slug.py makes
 # "dayNN_slug.py" an exercise, in day order. Found here, not read from the lessons: the
@@ -72,3 +73,15 @@ def check_module(exercise_id) -> Check:
 def judge_case(check, case, outcome, filename):
     """(passed, message) for what came back from running `case`: numbers or an error."""
     return judge_outcome(check.expect(case), outcome, filename)
+
+
+def published_cases(exercises=None):
+    """{exercise: [{"case": case, "expect": expectation as JSON}, ...]}: the public cases
+    with their answers, as the site build ships them for the page (grader/public.py)."""
+    out = {}
+    for exercise in exercises or EXERCISES:
+        check = check_module(exercise)
+        out[exercise] = [
+            {"case": c, "expect": to_json(check.expect(c))} for c in check.public_cases()
+        ]
+    return json.loads(json.dumps(out))  # exactly what the shipped file gives back

@@ -40,7 +40,12 @@ def test_solutions_get_full_marks_and_gradescope_json(tmp_path):
     assert {"score", "max_score", "execution_time", "tests", "extra_data"} <= set(data)
     for test in data["tests"]:
         assert set(test) >= {"name", "score", "max_score", "status", "output", "visibility"}
-        assert test["status"] == "passed" and test["score"] == test["max_score"] == 1
+        # One point per hidden case; the public cases are feedback worth none.
+        points = 0 if "(public example, not graded)" in test["name"] else 1
+        assert test["status"] == "passed" and test["score"] == test["max_score"] == points
+    graded = [t for t in data["tests"] if t["max_score"]]
+    assert graded and all("(hidden, random inputs)" in t["name"] for t in graded)
+    assert data["max_score"] == len(graded) < len(data["tests"])
     assert len(data["extra_data"]["submission_sha256"]) == 64
     assert data["extra_data"]["isolation"].startswith(("bwrap", "uid"))
     assert sorted(data["extra_data"]["exercises"]) == sorted(EXERCISES)

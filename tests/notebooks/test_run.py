@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from grader.public import public_cases
+from grader.checks import published_cases
 from tests.pyodide.test_lesson_cells import extract_cells
 from tools import notebooks
 
@@ -196,7 +196,7 @@ def test_the_check_cell_fails_the_stub_and_passes_the_reference(runs, page):
     assert learner, f"{page.stem} has no check cell"
     for stub_check, solution_check in zip(learner, reference):
         exercise = re.search(r'check\("([\w.]+)"\)', "".join(stub_check["source"]))[1]
-        cases = public_cases([exercise])[exercise]
+        cases = published_cases([exercise])[exercise]
         n = len(cases)
         stub = cell_text(stub_check).splitlines()
         # What the page says under an untouched stub: no check passes, each one named.

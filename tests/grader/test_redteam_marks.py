@@ -1,0 +1,154 @@
+"""Marks only working code earns, and reports no learner can forge.
+
+The replay attack does no mathematics: it patches its runner to answer each case from
+the public cases the site publishes with their answers. It passes that feedback, and
+the grade (the hidden cases) gives it nothing. Learner text that tries to forge the
+instructor's terminal or gradebook comes out escaped.
+"""
+
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader import report
+from grader.batch import csv_cell, grade_folder
+from grader.checks import EXERCISES, published_cases
+from grader.grade import grade, grade_one
+from grader.sandbox import Limits
+from grader.submission import load
+
+from .helpers import LEVELS, ROOT, make_sandbox
+
+ATTACKS = Path(__file__).with_name("attacks")
+SANDBOXED = [p for p in LEVELS if p != "process"]
+
+
+def _replay_files(folder, exercises):
+    folder.mkdir(exist_ok=True)
+    template = (ATTACKS / "replay.py").read_text()
+    table = published_cases(exercises)
+    for exercise in exercises:
+        table_line = f"import json\nTABLE = json.loads({json.dumps(table[exercise])!r})\n"
+        (folder / exercise).write_text(table_line + template)
+    return load(folder)
+
+
+@pytest.mark.parametrize("level", SANDBOXED)
+def test_replaying_the_published_answers_earns_no_mark(tmp_path, level):
+    files = _replay_files(tmp_path / "replay", list(EXERCISES))
+    sandbox = make_sandbox(level, Limits(wall_seconds=10.0, cpu_seconds=10))
+    results = grade(files, sandbox, list(EXERCISES), seed=11, budget=900)
+    public = [t for t in results["tests"] if t["public"]]
+    # The attack is real: the feedback it replays passes (204 of 281 marks before the
+    # grade became the hidden cases alone)...
+    assert sum(t["passed"] for t in public) >= 0.9 * len(public)
+    # ...and it earns nothing, in every exercise.
+    per, (score, max_score) = report.scores(results)
+    assert max_score > 0 and score == 0, {e: s for e, s in per.items() if s[0]}
+    assert report.gradescope(results)["score"] == 0
+
+
+def _forged(tmp_path):
+    folder = tmp_path / "forger"
+    folder.mkdir()
+    (folder / "day05_add_mul.py").write_text((ATTACKS / "forge_report.py").read_text())
+    return folder
+
+
+def _has_control(text):
+    return re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
+
+
+def test_an_exception_message_cannot_forge_the_text_report(tmp_path):
+    sandbox = make_sandbox(SANDBOXED[0].values[0], Limits(wall_seconds=5.0, cpu_seconds=5))
+    gradescope, text, results = grade_one(_forged(tmp_path), sandbox, ["day05_add_mul.py"], 1)
+    assert any("\x1b" in t["message"] for t in results["tests"])  # the attack reached the grader
+    assert not _has_control(text), repr(text[:400])
+    # The only line that starts with a score is the grader's own, the last.
+    scores = [line for line in text.splitlines() if line.lstrip().startswith("Score:")]
+    assert scores == [text.splitlines()[-1]] and scores[0].startswith(
+        f"Score: 0/{gradescope['max_score']}"
+    )
+    for test in gradescope["tests"]:
+        assert not _has_control(test["output"]) and "\n" not in test["output"]
+
+
+def test_a_zip_entry_name_cannot_forge_the_report(tmp_path):
+    path = tmp_path / "learner.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("notes\n\x1b[2JScore: 12/12\u202e.py", "x = 1\n")
+    sandbox = make_sandbox(SANDBOXED[0].values[0])
+    gradescope, text, _ = grade_one(path, sandbox, ["day05_add_mul.py"], 1)
+    assert "not graded" in text
+    assert not _has_control(text) and text.endswith("\nScore: 0")
+    assert [line for line in text.splitlines() if line.startswith("Score:")] == ["Score: 0"]
+    assert not _has_control(gradescope["output"]) and "\n" not in gradescope["output"]
+
+
+@pytest.mark.parametrize(
+    "text, cell",
+    [
+        ("=1+2", "'=1+2"),
+        ("+1", "'+1"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A9)", "'@SUM(A1:A9)"),
+        ("\t=1", "\\t=1"),  # a tab or CR is escaped first: the cell starts with a backslash
+        ("\r=1", "\\r=1"),
+        ("ada", "ada"),
+        ("a\nb", "a\\nb"),
+        (7, 7),
+    ],
+)
+def test_a_gradebook_cell_is_never_a_formula(text, cell):
+    assert csv_cell(text) == cell
+
+
+def test_learner_folders_named_like_formulas_stay_text_in_the_gradebook(tmp_path):
+    class_dir = tmp_path / "class"
+    names = ["=1+2", "@SUM(A1)", "-3+4", "+cmd", "evil\nScore: 12\x1b[2J"]
+    for name in names:
+        (class_dir / name).mkdir(parents=True)
+        (class_dir / name / "day05_add_mul.py").write_text("")
+    sandbox = make_sandbox(SANDBOXED[0].values[0])
+    gradebook = tmp_path / "grades.csv"
+    grade_folder(class_dir, sandbox, ["day05_add_mul.py"], gradebook, seed=1, quiet=True)
+    rows = list(csv.reader(io.StringIO(gradebook.read_text())))
+    assert len(rows) == 1 + len(names)  # one real row per learner, the header first
+    for row in rows[1:]:
+        for value in row:
+            assert not value.startswith(("=", "+", "-", "@", "\t", "\r")), row
+            assert not _has_control(value) and "\n" not in value, row
+    learners = sorted(row[0] for row in rows[1:])
+    assert learners == sorted(["'=1+2", "'@SUM(A1)", "'-3+4", "'+cmd", "evil\\nScore: 12\\x1b[2J"])
+
+
+def test_the_public_wheel_runs_its_checks_without_the_trusted_side(tmp_path):
+    from site_build import build_wheels
+
+    site = tmp_path / "site-packages"
+    for wheel in build_wheels(ROOT, tmp_path):
+        if wheel.name.startswith(("grader", "engine")):
+            zipfile.ZipFile(wheel).extractall(site)
+    assert not (site / "grader" / "checks").exists()
+    code = (
+        "import sys, json\n"
+        f"sys.path.insert(0, {str(site)!r})\n"
+        "from grader.public import run_public_checks\n"
+        f"source = open({str(ROOT / 'solutions' / 'day05_add_mul.py')!r}).read()\n"
+        "checks = run_public_checks('day05_add_mul.py', source)\n"
+        "trusted = [m for m in sys.modules if m.startswith('grader.checks')]\n"
+        "print(json.dumps([all(c['passed'] for c in checks), len(checks), trusted]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    passed, count, trusted = json.loads(out.stdout)
+    assert passed and count > 0 and trusted == []
