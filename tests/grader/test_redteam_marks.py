@@ -152,3 +152,45 @@ def test_the_public_wheel_runs_its_checks_without_the_trusted_side(tmp_path):
     assert out.returncode == 0, out.stderr
     passed, count, trusted = json.loads(out.stdout)
     assert passed and count > 0 and trusted == []
+
+
+class _Unrunnable:
+    """A sandbox that cannot run one case (no free uid, a cleanup that failed): not the
+    learner's fault, so never a 0."""
+
+    def __init__(self, sandbox, name):
+        self.sandbox, self.name = sandbox, name
+        self.limits, self.description = sandbox.limits, sandbox.description
+
+    def run(self, exercise, source, case, *args):
+        if case["name"] == self.name:
+            return {"error": "every sandbox uid stayed busy for 30 s", "seconds": 30.0}
+        return self.sandbox.run(exercise, source, case, *args)
+
+
+def test_a_case_that_could_not_run_is_an_error_not_a_zero(tmp_path, monkeypatch, capsys):
+    import grader.__main__ as cli
+    from grader.checks import check_module
+
+    hidden = check_module("day05_add_mul.py").hidden_cases(__import__("random").Random(1))
+    sandbox = _Unrunnable(make_sandbox(SANDBOXED[0].values[0]), hidden[0]["name"])
+    folder = tmp_path / "honest"
+    folder.mkdir()
+    (folder / "day05_add_mul.py").write_bytes(
+        (ROOT / "solutions" / "day05_add_mul.py").read_bytes()
+    )
+    gradescope, text, results = grade_one(folder, sandbox, ["day05_add_mul.py"], 1)
+    broken = report.errors(results)
+    assert [t["name"] for t in broken] == [hidden[0]["name"]]
+    assert "ERROR" in text and "Not graded: 1 case(s) could not be run" in text
+    assert gradescope["extra_data"]["errors"] == 1 and "Not graded" in gradescope["output"]
+    # The command says so in its exit status, and a class's gradebook in the row's status.
+    monkeypatch.setattr(cli, "detect", lambda _: sandbox)
+    assert cli.main([str(folder), "--exercise", "day05_add_mul.py", "--seed", "1"]) == 1
+    class_dir = tmp_path / "class"
+    (class_dir / "ada").mkdir(parents=True)
+    (class_dir / "ada" / "day05_add_mul.py").write_bytes((folder / "day05_add_mul.py").read_bytes())
+    gradebook = tmp_path / "grades.csv"
+    status = grade_folder(class_dir, sandbox, ["day05_add_mul.py"], gradebook, seed=1, quiet=True)
+    row = next(csv.DictReader(gradebook.open()))
+    assert status == 1 and row["status"] == "error" and "could not be run" in row["message"]
