@@ -26,6 +26,7 @@ the "Similarity" section of grader/README.md for the numbers behind them.
 """
 
 import ast
+import functools
 import io
 import warnings
 from pathlib import Path
@@ -109,19 +110,28 @@ def written_chars(fingerprint, boilerplate):
 
 
 def _share(own, other):
-    """The fraction of `own`'s code that is also in `other` (0 to 1)."""
-    from copydetect import compare_files
+    """The fraction of `own`'s code that is also in `other` (0 to 1).
 
-    _, (share, _), _ = compare_files(own, other)
-    return float(share)
+    What copydetect.compare_files(own, other) gives as the first similarity (the length of
+    the k-grams of `own` that `other` has, overlaps counted once, over own.token_coverage),
+    computed on Python ints: compare_files builds numpy arrays per shared k-gram and takes
+    most of a class's time (tests/grader/test_similarity.py checks the two agree).
+    """
+    if not own.token_coverage:
+        return 0.0
+    if own.hashes <= other.hashes:
+        return 1.0  # every k-gram is shared: a copy, decided without counting
+    starts = sorted(i for h in own.hashes & other.hashes for i in own.hash_idx[h])
+    return _covered(starts) / float(own.token_coverage)
 
 
-def _shares(a, b):
-    """(share of a found in b, share of b found in a) from one comparison."""
-    from copydetect import compare_files
-
-    _, (share_a, share_b), _ = compare_files(a, b)
-    return float(share_a), float(share_b)
+def _covered(starts):
+    """Characters covered by k-grams starting at the sorted `starts`, each counted once."""
+    total, end = 0, 0
+    for start in starts:
+        total += start + NOISE_T - max(start, end)
+        end = start + NOISE_T
+    return total
 
 
 class _Stubs:
@@ -133,14 +143,17 @@ class _Stubs:
     def __init__(self, stub_dir=None):
         folder = stub_dir if stub_dir is not None else _first_dir(STUB_DIRS)
         self._paths = {} if folder is None else {p.name: p for p in Path(folder).glob("*.py")}
-        self._hashes = {}
 
     def hashes(self, exercise):
         """The stub's hashes, or None when there is no stub of that name."""
-        if exercise not in self._hashes:
-            path = self._paths.get(exercise)
-            self._hashes[exercise] = None if path is None else _fingerprint(path.read_text()).hashes
-        return self._hashes[exercise]
+        path = self._paths.get(exercise)
+        return None if path is None else _stub_hashes(path, NOISE_T)
+
+
+@functools.lru_cache(maxsize=256)
+def _stub_hashes(path, k):
+    """Every k-gram hash of a stub (made once per process: a class reuses each stub)."""
+    return frozenset(_fingerprint(path.read_text()).hashes)
 
 
 def _first_dir(folders):
@@ -172,8 +185,9 @@ class _OwnCode:
         return _without(fingerprint, boilerplate)
 
 
-def _engine_fingerprints(engine_dir):
-    """{"engine/<name>.py": fingerprint} of every module of the engine."""
+@functools.lru_cache(maxsize=4)
+def _engine_fingerprints(engine_dir, k):
+    """{"engine/<name>.py": fingerprint} of every module of the engine (made once per process)."""
     return {
         f"engine/{path.name}": _fingerprint(path.read_text())
         for path in sorted(Path(engine_dir).glob("*.py"))
@@ -191,7 +205,7 @@ def engine_matches(files, engine_dir=ENGINE_DIR, stub_dir=None):
     (exercise, module) at or above THRESHOLD, sorted by exercise then highest share.
     """
     own_code = _OwnCode(_Stubs(stub_dir))
-    engine = _engine_fingerprints(engine_dir)
+    engine = _engine_fingerprints(Path(engine_dir), NOISE_T)
     found = []
     for exercise in sorted(files):
         own = own_code.fingerprint(exercise, files[exercise])
@@ -233,7 +247,7 @@ def _exercise_matches(exercise, submissions, own_code):
     rows = []
     for i, (learner, own) in enumerate(judged):
         for classmate, theirs in judged[i + 1 :]:
-            share, share_back = _shares(own, theirs)
+            share, share_back = _share(own, theirs), _share(theirs, own)
             if share >= THRESHOLD:
                 rows.append(_row(exercise, learner, classmate, share))
             if share_back >= THRESHOLD:

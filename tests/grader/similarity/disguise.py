@@ -23,10 +23,10 @@ def _assigned_names(tree):
     return names
 
 
-def rename(text):
+def rename(text, suffix="_val"):
     """Every name the file binds gets another name (`x` -> `x_val`), so it still runs."""
     for name in sorted(_assigned_names(ast.parse(text)), key=len, reverse=True):
-        text = re.sub(rf"(?<![.\w]){re.escape(name)}\b(?![\"'])", f"{name}_val", text)
+        text = re.sub(rf"(?<![.\w]){re.escape(name)}\b(?![\"'])", f"{name}{suffix}", text)
     return text
 
 
@@ -114,3 +114,21 @@ def paste_engine(stub_text, wanted=None):
         lines[first:last] = [pasted.rstrip("\n") + "\n"]
         used.add(module)
     return "".join(lines), used
+
+
+# -- a class to time -----------------------------------------------------------------------
+
+
+def synthetic_class(size, references, honest):
+    """{learner: {exercise: bytes}}: `size` learners, each file a variant of a reference or
+    of an honest solution (names, comments, order and one line of the learner's own differ)."""
+    submissions = {}
+    for n in range(size):
+        files = {}
+        for name, text in references.items():
+            base = honest.get(name, text) if n % 3 == 0 else text
+            variant = recomment(rename(base, f"_{n}"))
+            variant = reorder(variant) if n % 2 else variant
+            files[name] = (variant + f"\nchecked = [{n}] * {n % 7 + 1}\n").encode()
+        submissions[f"learner{n:03d}"] = files
+    return submissions

@@ -41,7 +41,7 @@ def measure(k):
     sim.NOISE_T = sim.GUARANTEE_T = k
     sim.MIN_OWN = 0
     own_code = sim._OwnCode(sim._Stubs(ROOT / "exercises"))
-    engine = sim._engine_fingerprints(ROOT / "engine")
+    engine = sim._engine_fingerprints(ROOT / "engine", k)
     rows = []
     for reference in sorted((ROOT / "solutions").glob("*.py")):
         name, text = reference.name, reference.read_text()
