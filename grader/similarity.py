@@ -109,29 +109,40 @@ def written_chars(fingerprint, boilerplate):
     return size - int(get_token_coverage(given, NOISE_T, size))
 
 
-def _share(own, other):
-    """The fraction of `own`'s code that is also in `other` (0 to 1).
+class Kgrams:
+    """A fingerprinted file as arrays: where each k-gram starts (in order), its hash, and
+    the file's distinct hashes sorted; `coverage` is copydetect's token_coverage."""
 
-    What copydetect.compare_files(own, other) gives as the first similarity (the length of
-    the k-grams of `own` that `other` has, overlaps counted once, over own.token_coverage),
-    computed on Python ints: compare_files builds numpy arrays per shared k-gram and takes
-    most of a class's time (tests/grader/test_similarity.py checks the two agree).
+    def __init__(self, fingerprint):
+        import numpy as np
+
+        pairs = sorted((i, h) for h, idx in fingerprint.hash_idx.items() for i in idx)
+        self.starts = np.array([i for i, _ in pairs], dtype=np.int64)
+        self.hashes = np.array([h for _, h in pairs], dtype=np.int64)
+        self.distinct = np.unique(self.hashes)
+        self.coverage = float(fingerprint.token_coverage)
+
+
+def share(own, other):
+    """The fraction of `own`'s code that is also in `other` (two Kgrams; 0 to 1).
+
+    What copydetect.compare_files gives as the first similarity (the characters covered by
+    the k-grams of `own` that `other` also has, overlaps counted once, over own's
+    token_coverage), computed with a few array operations: compare_files builds arrays per
+    shared k-gram and would take most of a class's time (tests/grader/test_similarity.py
+    checks that the two agree).
     """
-    if not own.token_coverage:
+    import numpy as np
+
+    if not own.coverage or not len(other.distinct):
         return 0.0
-    if own.hashes <= other.hashes:
-        return 1.0  # every k-gram is shared: a copy, decided without counting
-    starts = sorted(i for h in own.hashes & other.hashes for i in own.hash_idx[h])
-    return _covered(starts) / float(own.token_coverage)
-
-
-def _covered(starts):
-    """Characters covered by k-grams starting at the sorted `starts`, each counted once."""
-    total, end = 0, 0
-    for start in starts:
-        total += start + NOISE_T - max(start, end)
-        end = start + NOISE_T
-    return total
+    where = np.searchsorted(other.distinct, own.hashes)
+    where[where == len(other.distinct)] = 0
+    shared = own.starts[other.distinct[where] == own.hashes]
+    if not len(shared):
+        return 0.0
+    covered = NOISE_T + int(np.minimum(np.diff(shared), NOISE_T).sum())
+    return covered / own.coverage
 
 
 class _Stubs:
@@ -168,7 +179,7 @@ class _OwnCode:
         self._made = {}
 
     def fingerprint(self, exercise, data):
-        """The fingerprint of what the learner wrote, or None when there is nothing to judge."""
+        """Kgrams of what the learner wrote, or None when there is nothing to judge."""
         key = (exercise, data)
         if key not in self._made:
             self._made[key] = self._make(exercise, data)
@@ -182,14 +193,14 @@ class _OwnCode:
         fingerprint = _fingerprint(text)
         if written_chars(fingerprint, boilerplate) < MIN_OWN:
             return None
-        return _without(fingerprint, boilerplate)
+        return Kgrams(_without(fingerprint, boilerplate))
 
 
 @functools.lru_cache(maxsize=4)
 def _engine_fingerprints(engine_dir, k):
     """{"engine/<name>.py": fingerprint} of every module of the engine (made once per process)."""
     return {
-        f"engine/{path.name}": _fingerprint(path.read_text())
+        f"engine/{path.name}": Kgrams(_fingerprint(path.read_text()))
         for path in sorted(Path(engine_dir).glob("*.py"))
     }
 
@@ -211,10 +222,10 @@ def engine_matches(files, engine_dir=ENGINE_DIR, stub_dir=None):
         own = own_code.fingerprint(exercise, files[exercise])
         if own is None:
             continue
-        for module, fingerprint in engine.items():
-            share = _share(own, fingerprint)
-            if share >= THRESHOLD:
-                found.append({"exercise": exercise, "match": module, "share": round(share, 3)})
+        for module, kgrams in engine.items():
+            part = share(own, kgrams)
+            if part >= THRESHOLD:
+                found.append({"exercise": exercise, "match": module, "share": round(part, 3)})
     found.sort(key=lambda m: (m["exercise"], -m["share"], m["match"]))
     return found
 
@@ -247,13 +258,13 @@ def _exercise_matches(exercise, submissions, own_code):
     rows = []
     for i, (learner, own) in enumerate(judged):
         for classmate, theirs in judged[i + 1 :]:
-            share, share_back = _share(own, theirs), _share(theirs, own)
-            if share >= THRESHOLD:
-                rows.append(_row(exercise, learner, classmate, share))
-            if share_back >= THRESHOLD:
-                rows.append(_row(exercise, classmate, learner, share_back))
+            forth, back = share(own, theirs), share(theirs, own)
+            if forth >= THRESHOLD:
+                rows.append(_row(exercise, learner, classmate, forth))
+            if back >= THRESHOLD:
+                rows.append(_row(exercise, classmate, learner, back))
     return rows
 
 
-def _row(exercise, learner, match, share):
-    return {"exercise": exercise, "learner": learner, "match": match, "share": round(share, 3)}
+def _row(exercise, learner, match, part):
+    return {"exercise": exercise, "learner": learner, "match": match, "share": round(part, 3)}

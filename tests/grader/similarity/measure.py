@@ -34,7 +34,7 @@ def _best(own, targets):
     """(share, module) of the engine module holding most of `own`."""
     if own is None:
         return 0.0, "-"
-    return max((sim._share(own, fp), module) for module, fp in targets.items())
+    return max((sim.share(own, fp), module) for module, fp in targets.items())
 
 
 def measure(k):
@@ -46,15 +46,15 @@ def measure(k):
     for reference in sorted((ROOT / "solutions").glob("*.py")):
         name, text = reference.name, reference.read_text()
         ref = _own(own_code, name, text)
-        reference_print = sim._fingerprint(text)
+        reference_print = sim.Kgrams(sim._fingerprint(text))
         row = {"exercise": name[:5], "own": _written(own_code, name, text)}
         row["ref>eng"], row["module"] = _best(ref, engine)
         renamed = _own(own_code, name, disguise(text))
-        row["renamed"] = 0.0 if renamed is None else sim._share(renamed, reference_print)
+        row["renamed"] = 0.0 if renamed is None else sim.share(renamed, reference_print)
         honest_file = HERE / "honest" / name
         if honest_file.exists():
             honest = _own(own_code, name, honest_file.read_text())
-            row["hon>ref"] = 0.0 if honest is None else sim._share(honest, reference_print)
+            row["hon>ref"] = 0.0 if honest is None else sim.share(honest, reference_print)
             row["hon>eng"], _ = _best(honest, engine)
         pasted_text, modules = paste_engine((ROOT / "exercises" / name).read_text())
         if modules:
