@@ -217,3 +217,38 @@ def test_a_class_of_100_learners_is_compared_in_seconds():
     seconds = time.perf_counter() - start
     print(f"100 learners x {len(texts)} exercises: {seconds:.1f} s, {len(found)} matches")
     assert found and seconds < 60
+
+
+# -- the Gradescope zip -----------------------------------------------------------------------
+
+
+def test_the_gradescope_zip_ships_the_stubs_and_finds_a_paste_from_them(tmp_path):
+    import json
+    import subprocess
+    import sys
+    import zipfile
+
+    from grader.gradescope import build
+
+    with zipfile.ZipFile(build(tmp_path / "autograder.zip")) as archive:
+        names = set(archive.namelist())
+        archive.extractall(tmp_path / "source")
+    assert {f"stubs/{name}" for name in STUBS} <= names
+    assert "requirements/grader.txt" in names
+    assert not any(n.startswith(("exercises/", "solutions/", "tests/")) for n in names)
+    pasted, _ = paste_engine(stub_text("day25_microgpt.py"))
+    (tmp_path / "submission.py").write_text(pasted)
+    script = (
+        "import json, sys; from grader.similarity import engine_matches; "
+        "data = open(sys.argv[1], 'rb').read(); "
+        "print(json.dumps(engine_matches({'day25_microgpt.py': data})))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "submission.py")],
+        cwd=tmp_path / "source",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert [m["match"] for m in json.loads(run.stdout)] == ["engine/gpt.py"]
