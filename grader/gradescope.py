@@ -1,7 +1,9 @@
 """Build dist/autograder.zip in Gradescope's layout: python -m grader.gradescope [--out PATH].
 
 At the top of the zip: setup.sh and run_autograder (Gradescope runs them from
-/autograder/source), then the grader and the engine. Never solutions/, never tests:
+/autograder/source), requirements/grader.txt (what setup.sh installs), then the grader,
+the engine and the stubs as stubs/ (the similarity report takes the code a learner was
+given out of its comparisons; the stubs are public). Never solutions/, never tests:
 the checks take their expected values from mathematics, not from a reference.
 """
 
@@ -20,10 +22,14 @@ def members():
     out = [
         ("setup.sh", GRADER / "autograder" / "setup.sh", True),
         ("run_autograder", GRADER / "autograder" / "run_autograder", True),
+        ("requirements/grader.txt", ROOT / "requirements" / "grader.txt", False),
     ]
     for package in ("grader", "grader/checks", "grader/runners", "engine"):
         for path in sorted((ROOT / package).glob("*.py")):
             out.append((f"{package}/{path.name}", path, False))
+    # Not as exercises/: in the zip that name would be the grader's default submission.
+    for path in sorted((ROOT / "exercises").glob("*.py")):
+        out.append((f"stubs/{path.name}", path, False))
     return out
 
 

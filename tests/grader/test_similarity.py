@@ -1,0 +1,254 @@
+"""The similarity report: engine code pasted into an exercise and classmates' copies are
+found; honest work, untouched stubs and unreadable files are not."""
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+
+copydetect = pytest.importorskip("copydetect")
+
+from grader import similarity  # noqa: E402
+
+from .similarity.disguise import disguise, paste_engine, synthetic_class  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+HONEST = Path(__file__).resolve().parent / "similarity" / "honest"
+# The two exercises whose whole answer is a few short lines (day 5: four `grad +=` lines,
+# day 9: one update line): every correct solution looks the same, so they are not judged.
+TOO_SHORT = {"day05_add_mul.py", "day09_gradient_descent.py"}
+
+
+def folder(path):
+    return {p.name: p.read_bytes() for p in sorted(path.glob("*.py"))}
+
+
+REFERENCES = folder(ROOT / "solutions")
+STUBS = folder(ROOT / "exercises")
+HONEST_SOLUTIONS = folder(HONEST)
+
+
+def stub_text(name):
+    return (ROOT / "exercises" / name).read_text()
+
+
+# -- the engine --------------------------------------------------------------------------
+
+
+def test_the_engines_gpt_pasted_into_day25_is_found():
+    pasted, modules = paste_engine(stub_text("day25_microgpt.py"), {"gpt"})
+    assert modules == {"gpt.py"} and "trace" in pasted  # the engine's own gpt, as it is
+    found = similarity.engine_matches({"day25_microgpt.py": pasted.encode()})
+    assert [(m["exercise"], m["match"]) for m in found] == [("day25_microgpt.py", "engine/gpt.py")]
+    assert found[0]["share"] > 0.9
+
+
+def test_the_engines_attention_pasted_into_day22_is_found():
+    pasted, _ = paste_engine(stub_text("day22_attention.py"), {"attention_head"})
+    found = similarity.engine_matches({"day22_attention.py": pasted.encode()})
+    assert ("day22_attention.py", "engine/gpt.py") in [(m["exercise"], m["match"]) for m in found]
+
+
+def test_a_renamed_paste_of_the_engine_is_still_found():
+    pasted, _ = paste_engine(stub_text("day19_softmax.py"), {"softmax", "cross_entropy"})
+    found = similarity.engine_matches({"day19_softmax.py": disguise(pasted).encode()})
+    assert [m["match"] for m in found] == ["engine/gpt.py"]
+
+
+def test_the_references_and_honest_solutions_are_not_taken_for_the_engine():
+    assert similarity.engine_matches(REFERENCES) == []
+    assert similarity.engine_matches(HONEST_SOLUTIONS) == []
+
+
+def test_untouched_stubs_are_not_taken_for_the_engine():
+    assert similarity.engine_matches(STUBS) == []
+
+
+def test_every_match_has_the_shape_the_reports_use():
+    pasted, _ = paste_engine(stub_text("day25_microgpt.py"))
+    (match,) = similarity.engine_matches({"day25_microgpt.py": pasted.encode()})
+    assert set(match) == {"exercise", "match", "share"}
+    assert isinstance(match["share"], float) and 0 <= match["share"] <= 1
+
+
+# -- the class ---------------------------------------------------------------------------
+
+
+def test_a_renamed_copy_of_a_classmates_file_is_found_both_ways():
+    original = (HONEST / "day22_attention.py").read_text()
+    copy = disguise(original)
+    assert copy != original and "_val" in copy and "checked this step" in copy
+    found = similarity.class_matches(
+        {
+            "ada": {"day22_attention.py": original.encode()},
+            "bob": {"day22_attention.py": copy.encode()},
+        }
+    )
+    pairs = {(m["learner"], m["match"]) for m in found}
+    assert pairs == {("ada", "bob"), ("bob", "ada")}
+    assert all(m["exercise"] == "day22_attention.py" for m in found)
+
+
+def test_identical_references_are_found_for_every_exercise_that_is_judged():
+    found = similarity.class_matches({"ada": REFERENCES, "bob": REFERENCES})
+    assert {m["exercise"] for m in found} == set(REFERENCES) - TOO_SHORT
+    assert len(found) == 2 * (len(REFERENCES) - len(TOO_SHORT))
+    assert {m["share"] for m in found} == {1.0}
+
+
+def test_honest_independent_solutions_are_not_taken_for_copies():
+    assert len(HONEST_SOLUTIONS) >= 4
+    references = {name: REFERENCES[name] for name in HONEST_SOLUTIONS}
+    assert similarity.class_matches({"ada": references, "bob": HONEST_SOLUTIONS}) == []
+
+
+def test_untouched_stubs_of_two_learners_are_not_taken_for_copies():
+    assert similarity.class_matches({"ada": STUBS, "bob": STUBS}) == []
+
+
+def test_a_stub_with_a_line_or_two_filled_in_is_not_judged():
+    text = stub_text("day19_softmax.py").replace(
+        'raise NotImplementedError("Day 19: write cross_entropy. Read docs/lessons/day19_softmax.md")',
+        "return -softmax(logits)[target].log()",
+    )
+    assert "return -softmax" in text
+    files = {"day19_softmax.py": text.encode()}
+    assert similarity.class_matches({"ada": files, "bob": files}) == []
+
+
+def test_without_the_stub_nothing_is_judged(tmp_path):
+    # The stub's given code would otherwise count as the learner's own.
+    assert similarity.class_matches({"ada": REFERENCES, "bob": REFERENCES}, stub_dir=tmp_path) == []
+    pasted, _ = paste_engine(stub_text("day25_microgpt.py"))
+    files = {"day25_microgpt.py": pasted.encode()}
+    assert similarity.engine_matches(files, stub_dir=tmp_path) == []
+
+
+# -- what a learner may hand in ------------------------------------------------------------
+
+BAD = {
+    "empty": b"",
+    "binary": bytes(range(256)) * 4,
+    "nul bytes": b"def f():\n    return 1\x00\n",
+    "not UTF-8": "x = 'caf\u00e9'\n".encode("latin-1"),
+    "syntax error": b"def gpt(model:\n    return [\n",
+    "deep nesting": b"x = " + b"(" * 5000 + b"1" + b")" * 5000 + b"\n",
+    "too big": b"x = 1\n" * (similarity.MAX_SOURCE // 6 + 1),
+    "not bytes": "x = 1\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+def test_a_file_that_cannot_be_read_gets_no_match_and_no_error(kind):
+    files = {"day25_microgpt.py": BAD[kind], "day22_attention.py": BAD[kind]}
+    assert similarity.engine_matches(files) == []
+    assert similarity.class_matches({"ada": files, "bob": files}) == []
+
+
+def test_names_are_carried_never_opened():
+    pasted, _ = paste_engine(stub_text("day25_microgpt.py"))
+    files = {"../../engine/gpt.py": pasted.encode(), "/etc/passwd": b"x = 1\n"}
+    assert similarity.engine_matches(files) == []
+    label = "../../../tmp/\udcff"
+    copy = {"day25_microgpt.py": pasted.encode()}
+    found = similarity.class_matches({label: copy, "bob": copy})
+    assert {m["learner"] for m in found} == {label, "bob"}
+
+
+def test_a_file_with_a_byte_order_mark_is_read():
+    pasted, _ = paste_engine(stub_text("day25_microgpt.py"))
+    found = similarity.engine_matches({"day25_microgpt.py": b"\xef\xbb\xbf" + pasted.encode()})
+    assert [m["match"] for m in found] == ["engine/gpt.py"]
+
+
+# -- how it is computed ----------------------------------------------------------------------
+
+
+def test_the_share_is_what_copydetect_compare_files_gives():
+    stub = similarity._stub_hashes(ROOT / "exercises" / "day22_attention.py", similarity.NOISE_T)
+    texts = [
+        (HONEST / "day22_attention.py").read_text(),
+        (ROOT / "solutions" / "day22_attention.py").read_text(),
+        disguise((ROOT / "solutions" / "day22_attention.py").read_text()),
+        (ROOT / "engine" / "gpt.py").read_text(),
+    ]
+    prints = [similarity._without(similarity._fingerprint(t), stub) for t in texts]
+    for a in prints:
+        for b in prints:
+            _, (expected, _), _ = copydetect.compare_files(a, b)
+            got = similarity.share(similarity.Kgrams(a), similarity.Kgrams(b))
+            assert got == pytest.approx(float(expected))
+
+
+def test_a_repeated_line_of_the_learners_stays_the_learners():
+    # copydetect 0.5.0's own boilerplate= argument drops repeats of non-stub k-grams too.
+    given = "def given(a, b):\n    return [a, b, a + b, a * b]\n"  # filtered: 29 characters
+    text = given + "total = total + step * scale\n" * 6  # 6 x "V=V+V*V"
+    stub = similarity._fingerprint(given).hashes
+    own = similarity._without(similarity._fingerprint(text), stub)
+    library = copydetect.CodeFingerprint(
+        "x.py",
+        similarity.NOISE_T,
+        1,
+        boilerplate=list(stub),
+        fp=io.StringIO(text),
+        language="python",
+    )
+    # Only the stub's first 29 - k + 1 k-gram starts lie wholly in the given code.
+    assert own.token_coverage == 29 + 6 * 7 - (29 - similarity.NOISE_T + 1)
+    starts = sum(len(i) for i in own.hash_idx.values())
+    k = similarity.NOISE_T
+    assert starts == (29 + 6 * 7 - k + 1) - (29 - k + 1)  # every k-gram start, less the stub's
+    assert sum(len(i) for i in library.hash_idx.values()) < starts
+
+
+# -- a class ------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_class_of_100_learners_is_compared_in_seconds():
+    texts = {name: data.decode() for name, data in REFERENCES.items()}
+    honest = {name: data.decode() for name, data in HONEST_SOLUTIONS.items()}
+    submissions = synthetic_class(100, texts, honest)
+    assert len({files["day25_microgpt.py"] for files in submissions.values()}) == 100
+    start = time.perf_counter()
+    found = similarity.class_matches(submissions)
+    seconds = time.perf_counter() - start
+    print(f"100 learners x {len(texts)} exercises: {seconds:.1f} s, {len(found)} matches")
+    assert found and seconds < 60
+
+
+# -- the Gradescope zip -----------------------------------------------------------------------
+
+
+def test_the_gradescope_zip_ships_the_stubs_and_finds_a_paste_from_them(tmp_path):
+    import json
+    import subprocess
+    import sys
+    import zipfile
+
+    from grader.gradescope import build
+
+    with zipfile.ZipFile(build(tmp_path / "autograder.zip")) as archive:
+        names = set(archive.namelist())
+        archive.extractall(tmp_path / "source")
+    assert {f"stubs/{name}" for name in STUBS} <= names
+    assert "requirements/grader.txt" in names
+    assert not any(n.startswith(("exercises/", "solutions/", "tests/")) for n in names)
+    pasted, _ = paste_engine(stub_text("day25_microgpt.py"))
+    (tmp_path / "submission.py").write_text(pasted)
+    script = (
+        "import json, sys; from grader.similarity import engine_matches; "
+        "data = open(sys.argv[1], 'rb').read(); "
+        "print(json.dumps(engine_matches({'day25_microgpt.py': data})))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "submission.py")],
+        cwd=tmp_path / "source",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert [m["match"] for m in json.loads(run.stdout)] == ["engine/gpt.py"]
