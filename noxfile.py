@@ -66,6 +66,7 @@ def train(session: nox.Session) -> None:
 @nox.session
 def grade(session: nox.Session) -> None:
     """Grade exercises in a sandbox: -- [SUBMISSION] [--exercise ID] [--json OUT] (default exercises/)."""
+    session.install("-r", "requirements/grader.txt")  # the similarity report's copydetect
     session.run("python", "-m", "grader", *session.posargs)
 
 

@@ -6,7 +6,7 @@ import traceback
 from pathlib import Path
 
 from . import grade as grading
-from . import report
+from . import report, similarity
 from .sandbox import SandboxError
 from .submission import printable
 
@@ -33,7 +33,7 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
         for p in Path(folder).iterdir()
         if not p.name.startswith(".") and (p.is_dir() or p.suffix == ".zip")
     )
-    rows, failed = [], 0
+    rows, failed, graded = [], 0, {}
     for entry in entries:
         # A file name with bytes that are not UTF-8 still gets a row, escaped.
         learner = printable(entry.stem if entry.suffix == ".zip" else entry.name)
@@ -70,9 +70,16 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
         row["sha256"] = extra.get("submission_sha256") or ""
         row["isolation"] = extra["isolation"]
         row["message"] = "" if status == "graded" else gradescope["output"]
+        row["similarity"] = results.get("similarity") if results else []
         rows.append(row)
+        if results:  # one label per entry, even if "ada" and "ada.zip" both exist
+            label = learner if learner not in graded else printable(entry.name)
+            graded[label] = (row, entry)
         if not quiet:
             print(f"{report.shown(learner)}: {row['score']}/{row['max_score']} ({status})")
+    _add_class_matches(rows, graded, exercises, quiet)
+    for row in rows:
+        row["similarity"] = report.similarity_summary(row.get("similarity", []))
     if csv_path:
         Path(csv_path).parent.mkdir(parents=True, exist_ok=True)
         with open(csv_path, "w", newline="", encoding="utf-8", errors="backslashreplace") as handle:
@@ -85,6 +92,7 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
                 "sha256",
                 "isolation",
                 "message",
+                "similarity",
             ]
             writer = csv.DictWriter(handle, fieldnames=fields)
             writer.writeheader()
@@ -98,10 +106,34 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
     return 1 if failed else 0
 
 
+def _add_class_matches(rows, graded, exercises, quiet):
+    """Add to each row the learners whose files share most of its own code (instructor only)."""
+    if not similarity.available():
+        print(f"grader: similarity {report.NO_SIMILARITY}", file=sys.stderr)
+        for row in rows:
+            row["similarity"] = None
+        return
+    from .submission import load
+
+    files = {}
+    for label, (_, entry) in graded.items():
+        loaded = load(entry)  # read again: it was graded, so it loads
+        files[label] = {e: loaded[e] for e in exercises if e in loaded}
+    for match in similarity.class_matches(files):
+        graded[match["learner"]][0]["similarity"].append(match)
+    flagged = [row for row in rows if row.get("similarity")]
+    if flagged and not quiet:
+        print(
+            f"Similarity: {len(flagged)} submission(s) share most of an exercise with the "
+            "engine or a classmate (the 'similarity' column; the score is not changed)",
+            file=sys.stderr,
+        )
+
+
 def _error_row(learner, exercises, sandbox, exc):
     message = f"the grader failed on this submission ({type(exc).__name__}: {exc})"
     max_score = report.gradescope_rejected(message, exercises, sandbox.description)["max_score"]
     row = {"learner": learner, "status": "error", "score": 0, "max_score": max_score}
     row.update({exercise: 0 for exercise in exercises})
-    row.update(sha256="", isolation=sandbox.description, message=message)
+    row.update(sha256="", isolation=sandbox.description, message=message, similarity=[])
     return row

@@ -13,7 +13,7 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
-from . import report
+from . import report, similarity
 from .checks import EXERCISES, check_module, judge_case
 from .sandbox import SandboxError
 from .submission import Rejected, load
@@ -168,4 +168,13 @@ def grade_one(path, sandbox, exercises, seed):
             None,
         )
     results = grade(files, sandbox, exercises, seed)
+    results["similarity"] = engine_similarity({e: files[e] for e in exercises if e in files})
     return report.gradescope(results), report.text(results, label), results
+
+
+def engine_similarity(files):
+    """The submission's matches with the course's engine (for the instructor), or None
+    where copydetect is not installed (`pip install -r requirements/grader.txt`)."""
+    if not similarity.available():
+        return None
+    return [{**row, "learner": ""} for row in similarity.engine_matches(files)]

@@ -81,6 +81,7 @@ def text(results, label):
             if not test["passed"]:
                 lines.append(f"        {shown(test['message'])}")
         lines.append("")
+    lines += similarity_lines(results.get("similarity"))
     broken = errors(results)
     if broken:
         lines.append(
@@ -89,6 +90,33 @@ def text(results, label):
         )
     lines.append(f"Score: {score}/{max_score}  ({results['seconds']:.1f} s)")
     return "\n".join(lines)
+
+
+NO_SIMILARITY = "not checked: copydetect is not installed (pip install -r requirements/grader.txt)"
+
+
+def similarity_summary(rows):
+    """One line for the instructor: each match as "exercise ~ match 83%", or why none."""
+    if rows is None:
+        return NO_SIMILARITY
+    return "; ".join(
+        f"{row['exercise']} ~ {shown(row['match'])} {row['share']:.0%}" for row in rows
+    )
+
+
+def similarity_lines(rows):
+    """The text report's similarity section (the score is not changed by it)."""
+    if rows is None:
+        return [f"Similarity: {NO_SIMILARITY}", ""]
+    if not rows:
+        return []
+    lines = ["Similarity, for the instructor (the score is not changed; see grader/README.md):"]
+    for row in rows:
+        lines.append(
+            f"  {row['exercise']}: {row['share']:.0%} of the code written is also in "
+            f"{shown(row['match'])}"
+        )
+    return lines + [""]
 
 
 def rejected_text(message, label):
@@ -137,6 +165,8 @@ def gradescope(results):
             "seed": results["seed"],
             "exercises": {e: {"score": s, "max_score": m} for e, (s, m) in per.items()},
             "errors": len(broken),
+            # Instructor only: Gradescope never shows extra_data to the learner.
+            "similarity": results.get("similarity"),
         },
     }
 

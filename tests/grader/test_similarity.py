@@ -252,3 +252,62 @@ def test_the_gradescope_zip_ships_the_stubs_and_finds_a_paste_from_them(tmp_path
     )
     assert run.returncode == 0, run.stderr
     assert [m["match"] for m in json.loads(run.stdout)] == ["engine/gpt.py"]
+
+
+# -- in the reports: the instructor sees it, the score does not change -------------------------
+
+
+def _grade_class(tmp_path, learners):
+    from grader.batch import grade_folder
+    from grader.sandbox import detect
+
+    class_dir = tmp_path / "class"
+    for learner, files in learners.items():
+        (class_dir / learner).mkdir(parents=True)
+        for name, text in files.items():
+            (class_dir / learner / name).write_text(text)
+    gradebook = tmp_path / "grades.csv"
+    exercises = sorted({name for files in learners.values() for name in files})
+    status = grade_folder(class_dir, detect(), exercises, gradebook, seed=3, quiet=True)
+    import csv
+
+    return status, {row["learner"]: row for row in csv.DictReader(gradebook.open())}
+
+
+def test_the_gradebook_names_pasted_engine_code_and_copies_without_changing_scores(tmp_path):
+    day = "day22_attention.py"
+    reference = REFERENCES[day].decode()
+    honest = HONEST_SOLUTIONS[day].decode()
+    status, rows = _grade_class(
+        tmp_path,
+        {
+            "ada": {day: reference},
+            "bob": {day: disguise(reference)},  # a renamed copy of ada's
+            "cy": {day: honest},  # written independently
+            "dee": {day: paste_engine(STUBS[day].decode())[0]},
+        },
+    )
+    assert status == 0
+    assert "bob" in rows["ada"]["similarity"] and "ada" in rows["bob"]["similarity"]
+    assert rows["cy"]["similarity"] == ""
+    assert "engine/gpt.py" in rows["dee"]["similarity"]
+    # Every one of them works, so every one earns full marks: the report is for the instructor.
+    assert {rows[n]["score"] for n in ("ada", "bob", "cy")} == {rows["ada"]["max_score"]}, rows
+
+
+def test_the_results_json_carries_engine_matches_for_the_instructor_only(tmp_path):
+    from grader.grade import grade_one
+    from grader.sandbox import detect
+
+    day = "day25_microgpt.py"
+    folder = tmp_path / "dee"
+    folder.mkdir()
+    (folder / day).write_text(paste_engine(STUBS[day].decode())[0])
+    gradescope, text, _ = grade_one(folder, detect(), [day], 3)
+    rows = gradescope["extra_data"]["similarity"]
+    assert [row["match"] for row in rows][:1] == ["engine/gpt.py"] and rows[0][
+        "share"
+    ] >= similarity.THRESHOLD
+    # extra_data is what Gradescope keeps from the learner; the tests they see say nothing.
+    assert not any("engine/gpt.py" in t["output"] for t in gradescope["tests"])
+    assert "also in engine/gpt.py" in text
