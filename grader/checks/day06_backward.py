@@ -5,11 +5,8 @@ output last), never against one particular order; backward() by exact gradients 
 product, reuse, a diamond, a deep chain and fresh random graphs.
 """
 
-from grader.runners.programs import ancestors
-from grader.verdict import Expectation, Want
-
 from .cases import case
-from .programs import expect_program
+from .programs import expect_order, expect_program, order_graph
 
 EXERCISE = "day06_backward.py"
 TITLE = "Day 6: topological order and backward()"
@@ -93,46 +90,5 @@ def expect(case):
     if case["kind"] == "program":
         return expect_program(case["inputs"]["program"], MODES)
     program = case["inputs"]["program"]
-    needed = ancestors(program)
-    n_leaves = len(program["leaves"])
-    n = len(needed)
-    # each constant operand (x * 0.9) is a Value of its own in the graph
-    n += sum(1 for i in needed if i >= n_leaves and program["ops"][i - n_leaves][0] in ("+c", "*c"))
-    setup = f"a graph of {n} Values"
-    wants = [
-        Want(
-            "missing",
-            0.0,
-            setup=setup,
-            bugs=[(float(n - 1), "only the output is in the list: visit the children too")],
-            label="the number of nodes missing from the order",
-        ),
-        Want(
-            "distinct",
-            float(n),
-            setup=setup,
-            label="the number of different nodes in the order",
-        ),
-        Want(
-            "length",
-            float(n),
-            setup=setup,
-            label="the length of the order",
-            more="A node reached twice must be listed once: remember the nodes you visited.",
-        ),
-        Want(
-            "children after their parent",
-            0.0,
-            setup=setup,
-            label="the number of nodes listed before one of their children",
-            more="Append a node only after all of its children are appended.",
-        ),
-        Want(
-            "output is last",
-            1.0,
-            setup=setup,
-            bugs=[(0.0, "the output itself must come last: append a node after its children")],
-            label="1 if the output is last in the order, else 0,",
-        ),
-    ]
-    return Expectation(wants)
+    n = len(order_graph(program)[1])
+    return expect_order(program, f"a graph of {n} Values")

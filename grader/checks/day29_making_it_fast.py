@@ -6,11 +6,11 @@ exact dual-number derivatives of the same program (grader/checks/programs.py). A
 deeper than Python's recursion limit proves the sort keeps its own stack.
 """
 
-from grader.runners.programs import BINARY, ancestors
+from grader.runners.programs import BINARY
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case
-from .programs import describe, forward, leaf_gradients, output_value
+from .programs import describe, expect_order, forward, leaf_gradients, order_graph, output_value
 
 EXERCISE = "day29_making_it_fast.py"
 TITLE = "Day 29: an iterative topological sort and backward()"
@@ -116,43 +116,9 @@ def expect(case):
     program = case["inputs"]["program"]
     setup = describe(program)
     if case["kind"] == "order":
-        needed = ancestors(program)
-        n_leaves = len(program["leaves"])
-        n = len(needed)
-        n += sum(
-            1 for i in needed if i >= n_leaves and program["ops"][i - n_leaves][0] in ("+c", "*c")
-        )
-        bugs_missing = [(float(n - 1), "only the output is in the list: visit the children too")]
-        wants = [
-            Want(
-                "missing",
-                0.0,
-                EXACT,
-                setup,
-                bugs_missing,
-                "the number of nodes missing from the order",
-            ),
-            Want(
-                "distinct", float(n), EXACT, setup, [], "the number of different nodes in the order"
-            ),
-            Want("length", float(n), EXACT, setup, [], "the length of the order (each node once)"),
-            Want(
-                "children after their parent",
-                0.0,
-                EXACT,
-                setup,
-                [],
-                "the number of nodes listed before one of their children",
-            ),
-            Want(
-                "output is last",
-                1.0,
-                EXACT,
-                setup,
-                [(0.0, "the root must come last: place a node only after all its children")],
-            ),
-        ]
-        return Expectation(wants, hint=RECURSION if n > 1000 else "")
+        advice = {"last": "the root must come last: place a node only after all its children"}
+        deep = len(order_graph(program)[1]) > 1000
+        return expect_order(program, setup, advice, hint=RECURSION if deep else "")
     grads = leaf_gradients(program)
     twice = case["kind"] == "twice"
     factor = 2.0 if twice else 1.0

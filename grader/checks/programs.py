@@ -9,8 +9,8 @@ learner's mistake) and the program written as a learner would write it.
 
 import math
 
-from grader.runners.programs import BINARY
-from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want, fmt
+from grader.runners.programs import BINARY, CONSTANT, ancestors
+from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want, WantOrder, fmt
 
 __all__ = [
     "RULES",
@@ -21,6 +21,8 @@ __all__ = [
     "BUG_ADVICE",
     "describe",
     "expect_program",
+    "order_graph",
+    "expect_order",
 ]
 
 
@@ -166,3 +168,33 @@ def expect_program(program, modes, tol=CLOSED):
         match = {f"{n}.grad": g for (n, _), g in zip(program["leaves"], bugged)}
         patterns.append(Pattern(match, BUG_ADVICE[mode].format(op=target), tol))
     return Expectation(wants, patterns=patterns)
+
+
+def order_graph(program):
+    """(children of every node, the nodes the output needs, the output) of the case's node
+    list as the child sends an order against it (runners.programs.case_nodes): the
+    program's nodes, then the constant Value of each +c/*c op, in op order."""
+    n_leaves, ops = len(program["leaves"]), program["ops"]
+    children = [[] for _ in range(n_leaves)]
+    constant = n_leaves + len(ops)
+    made_of = {}
+    for k, op in enumerate(ops):
+        if op[0] in BINARY:
+            children.append([op[1], op[2]])
+        elif op[0] in CONSTANT:
+            children.append([op[1], constant])
+            made_of[n_leaves + k] = constant
+            constant += 1
+        else:
+            children.append([op[1]])
+    children += [[] for _ in made_of]
+    needed = ancestors(program)
+    needed |= {made_of[i] for i in needed if i in made_of}
+    return children, sorted(needed), n_leaves + len(ops) - 1
+
+
+def expect_order(program, setup, advice=None, hint=""):
+    """What every "order" case expects: a topological order of the program's graph."""
+    children, needed, root = order_graph(program)
+    want = WantOrder("order", children, needed, root, setup, dict(advice or {}))
+    return Expectation([want], hint=hint)
