@@ -8,7 +8,7 @@ compares with what it builds from the case itself.
 
 from grader.verdict import EXACT, Expectation, Pattern, Want, WantList, fmt
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day03_value.py"
 TITLE = "Day 3: a Value that remembers"
@@ -40,20 +40,35 @@ def public_cases():
     ]
 
 
-def hidden_cases(rng):
-    def num():
-        return round(rng.uniform(-5, 5), 2) or 1.0
+HIDDEN_SPACE = (
+    "≈10^10 or more each: operands in [-5, 5] to 4 decimals; an expression of 7 random "
+    "+, *, +c and *c over 3 leaves (≈10^12 shapes)"
+)
 
-    leaves = [[n, num()] for n in "xyz"]
+
+def hidden_cases(rng):
+    def num(places=4):
+        return uniform(rng, -5, 5, places) or 1.0
+
+    leaves = [[n, num(2)] for n in "xyz"]
     ops = []
-    for k in range(5):
+    for k in range(7):
         size = len(leaves) + k
         if rng.random() < 0.2:
-            ops.append([rng.choice(["+c", "*c"]), rng.randrange(size), num()])
+            ops.append([rng.choice(["+c", "*c"]), rng.randrange(size), num(2)])
         else:
             ops.append([rng.choice("+*"), rng.randrange(size), rng.randrange(size)])
     return [
         case("binary", "random operands", public=False, op=rng.choice("+*"), a=num(), b=num()),
+        case(
+            "numbers", "a random Value and number, both ways round", public=False, a=num(), n=num()
+        ),
+        case(
+            "chain",
+            "the lesson's graph at a random point",
+            public=False,
+            **{k: num() for k in "abcf"},
+        ),
         case("expression", "expression of a random graph", public=False, leaves=leaves, ops=ops),
     ]
 

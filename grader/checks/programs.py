@@ -18,6 +18,8 @@ __all__ = [
     "output_value",
     "leaf_gradients",
     "buggy_gradients",
+    "depth_first_order",
+    "catches",
     "BUG_ADVICE",
     "describe",
     "expect_program",
@@ -78,18 +80,44 @@ def leaf_gradients(program):
     return [forward(program, i)[1][-1] for i in range(len(program["leaves"]))]
 
 
-def buggy_gradients(program, bug):
+def _children(program, node):
+    """The program nodes `node` was made from, in operand order."""
+    n_leaves = len(program["leaves"])
+    if node < n_leaves:
+        return []
+    op = program["ops"][node - n_leaves]
+    return [op[1], op[2]] if op[0] in BINARY else [op[1]]
+
+
+def depth_first_order(program):
+    """The ops in the order the lesson's recursive topological sort lists their nodes."""
+    n_leaves, root = len(program["leaves"]), len(program["leaves"]) + len(program["ops"]) - 1
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:  # a post-order walk, children in operand order, without recursion
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+        elif node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            stack += [(c, False) for c in reversed(_children(program, node))]
+    return [i - n_leaves for i in order if i >= n_leaves]
+
+
+def buggy_gradients(program, bug, order=None):
     """Leaf gradients as a backward pass with one planted `bug` would compute them.
 
-    `bug` is (op name, mode) with mode "assign" (= for +=), "no_upstream" (out.grad
-    dropped), "flip" (sign), "swap" (mul gives each input its own data), "empty";
-    or ("backward", "no_seed") / ("backward", "forward_order").
+    `bug` is (op name, mode) with mode "assign" (= for +=), "assign_self" (= for += on
+    the first operand only), "no_upstream" (out.grad dropped), "flip" (sign), "swap" (mul
+    gives each input its own data), "empty"; or ("backward", "no_seed") /
+    ("backward", "forward_order"). `order`: the ops in topological order (default: as
+    the program lists them); backward runs it reversed.
     """
     vals = forward(program)[0]
     n_leaves, ops = len(program["leaves"]), program["ops"]
     grads = [0.0] * len(vals)
     grads[-1] = 0.0 if bug == ("backward", "no_seed") else 1.0
-    indices = range(len(ops))
+    indices = list(range(len(ops)) if order is None else order)
     if bug != ("backward", "forward_order"):
         indices = reversed(indices)
     for k in indices:
@@ -100,7 +128,7 @@ def buggy_gradients(program, bug):
         if name == "*" and bug == ("*", "swap"):
             pairs = [(op[1], vals[op[1]]), (op[2], vals[op[2]])]
         mode = bug[1] if bug[0] == name else None
-        for child, local in pairs:
+        for position, (child, local) in enumerate(pairs):
             share = local * upstream
             if mode == "no_upstream":
                 share = local
@@ -108,16 +136,32 @@ def buggy_gradients(program, bug):
                 share = -share
             elif mode == "empty":
                 share = 0.0
-            if mode == "assign":
+            if mode == "assign" or (mode == "assign_self" and position == 0):
                 grads[child] = share
             else:
                 grads[child] += share
     return grads[:n_leaves]
 
 
+def catches(program, bugs, margin=1e-3):
+    """True when every planted bug of `bugs` moves some leaf gradient by more than `margin`
+    (relative), whether backward walks the ops as listed or in the lesson's depth-first
+    order: a case drawn to catch them does, whatever the learner's valid order."""
+    right = leaf_gradients(program)
+    orders = [None, depth_first_order(program)]
+    for bug in bugs:
+        for order in orders:
+            wrong = buggy_gradients(program, bug, order)
+            if all(abs(w - r) <= margin * max(1.0, abs(r)) for w, r in zip(wrong, right)):
+                return False
+    return True
+
+
 BUG_ADVICE = {
     "assign": "_backward of {op} seems to set .grad with `=`; gradients must accumulate "
     "with `+=`, so a Value used twice collects both shares",
+    "assign_self": "_backward of {op} seems to set self.grad with `=`; gradients must "
+    "accumulate with `+=`, so a Value used twice collects both shares",
     "no_upstream": "_backward of {op} seems to ignore out.grad; multiply the local "
     "derivative by out.grad (the chain rule)",
     "flip": "the sign in _backward of {op} looks flipped",
