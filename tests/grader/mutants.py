@@ -26,8 +26,7 @@ def judge_cases(exercise, module, cases):
     """[(passed, message), ...] for `cases` run on `module`."""
     check, runner = check_module(exercise), runner_module(exercise)
     return [
-        judge_case(check, case, execute(runner, module, case, exercise), exercise)
-        for case in cases
+        judge_case(check, case, execute(runner, module, case, exercise), exercise) for case in cases
     ]
 
 
