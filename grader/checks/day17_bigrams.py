@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from grader.verdict import CLOSED, Expectation, Want, WantList
 
-from .cases import case, uniform
+from .cases import boundary_row, case, uniform
 
 EXERCISE = "day17_bigrams.py"
 TITLE = "Day 17: bigram counts, probabilities and sampling"
@@ -93,19 +93,6 @@ def _safe_u(rng, row):
             return u
 
 
-def _boundary_row(rng, n, total=4096):
-    """A row of n probabilities k / 4096 (floats add them exactly) and u on a running total
-    that a later token with probability above 0 follows: u < running picks that token."""
-    cuts = sorted(rng.randrange(total + 1) for _ in range(n - 1))
-    weights = [b - a for a, b in zip([0] + cuts, cuts + [total])]
-    row = [w / total for w in weights]
-    edges = [sum(weights[: j + 1]) for j in range(n)]
-    inside = [e for e in edges if 0 < e < total]
-    if not inside:  # every weight on one token: draw again
-        return _boundary_row(rng, n, total)
-    return row, rng.choice(inside) / total
-
-
 def _sequences(rng, V):
     return [
         [V - 1] + [rng.randrange(V - 1) for _ in range(rng.randint(1, 6))] + [V - 1]
@@ -134,7 +121,7 @@ def hidden_cases(rng):
         if not any(row):
             row[rng.randrange(V)] = 1
     row = _random_row(rng, V)
-    edge_row, edge_u = _boundary_row(rng, rng.randint(4, 9))
+    edge_row, edge_u = boundary_row(rng, rng.randint(4, 9))
     return [
         case("count", "random sequences", public=False, sequences=seqs, V=V),
         case("probs", "random counts, no smoothing", public=False, counts=counts, alpha=0.0),

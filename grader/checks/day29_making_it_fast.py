@@ -63,6 +63,12 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^10 from the leaves alone: graphs of 8 or 12 random +, *, tanh and exp over 3 "
+    "leaves in [-2, 2] to 3 decimals"
+)
+
+
 def hidden_cases(rng):
     def graph(n_ops):
         leaves = [[n, round(rng.uniform(-2.0, 2.0), 3) or 0.5] for n in "abc"]
