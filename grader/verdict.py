@@ -99,8 +99,9 @@ class WantList:
 class WantOrder:
     """A topological order of a graph that the expectation holds whole.
 
-    The child sends the order as a list of whole numbers (`flatten_ints`): where each
-    node it returned stands in the case's node list, -1 for one that is not in it.
+    The child sends the order as where each node it returned stands in the case's node
+    list, -1 for one that is not in it, packed four to a number (`pack_positions`:
+    13 bits each, so at most 8,190 nodes).
     `children[i]` are node i's children, `needed` the nodes the output `root` depends
     on; a right order lists each needed node once, every child before its parent, the
     output last. Messages say what is wrong, with `setup` (the graph) and `advice`.
@@ -253,16 +254,35 @@ def _order_problem(want, got):
     return None
 
 
+PACK_BITS, PACK_WIDTH, PACK_MOST = 13, 4, 1900  # as runners/lists.py packs positions
+
+
+def _received_packed(name, values, n):
+    """The `n` positions sent four to a number, or None when they did not come back whole."""
+    top, items = (1 << PACK_BITS) - 1, []
+    for k in range(0, n, PACK_WIDTH):
+        number = values.get(f"{name} packed[{k // PACK_WIDTH}]")
+        if not _whole(number) or not 0 <= number < 2.0 ** (PACK_BITS * PACK_WIDTH):
+            return None
+        number = int(number)
+        for j in range(min(PACK_WIDTH, n - k)):
+            items.append(((number >> (PACK_BITS * j)) & top) - 1)
+    return items
+
+
 def _judge_order(want, values, hint):
-    longest = 4 * len(want.children) + EXTRA_ITEMS
+    # past this many positions the child sends the length alone (runners/lists.py)
+    longest = min(4 * len(want.children) + EXTRA_ITEMS, PACK_MOST)
     where = f" ({want.setup})" if want.setup else ""
     n = values.get(f"len({want.name})")
-    if _whole(n) and n > longest:
+    if not _whole(n) or n < 0:
+        return f"{want.name}: no complete answer came back{where}. {hint}".strip()
+    if n > longest:
         problem, key = f"the length of the order is {int(n)}, expected {len(want.needed)}", "twice"
     else:
-        got, why = _received_list(want.name, values, longest)
+        got = _received_packed(want.name, values, int(n))
         if got is None:
-            return f"{want.name}: {why}{where}. {hint}".strip()
+            return f"{want.name}: no complete answer came back{where}. {hint}".strip()
         found = _order_problem(want, got)
         if found is None:
             return None

@@ -232,6 +232,7 @@ def order_graph(program):
         else:
             children.append([op[1]])
     children += [[] for _ in made_of]
+    assert len(children) <= 8190, "an order is sent in 13-bit positions (runners/lists.py)"
     needed = ancestors(program)
     needed |= {made_of[i] for i in needed if i in made_of}
     return children, sorted(needed), n_leaves + len(ops) - 1

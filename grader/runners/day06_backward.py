@@ -3,7 +3,7 @@ it returned stands in the case's node list (the trusted side judges the order); 
 whole program through backward() and send its leaf gradients.
 """
 
-from .lists import flatten_ints, positions
+from .lists import pack_positions, positions
 from .programs import build, case_nodes, run_program
 
 
@@ -14,4 +14,4 @@ def run(module, case):
     nodes = build(module.Value, program)
     order = list(nodes[-1].topological_order())
     known = case_nodes(nodes, program, lambda v: getattr(v, "_prev", ()))
-    return flatten_ints("order", positions(order, known))
+    return pack_positions("order", positions(order, known), 4 * len(known) + 16)

@@ -87,3 +87,37 @@ def test_overwriting_the_runners_helpers_gains_nothing(exercise, restored_runner
         cases = check.public_cases() + check.hidden_cases(random.Random(seed))
         results = judge_cases(exercise, module, cases)
         assert not [message for passed, message in results if passed], seed
+
+
+# -- the order, judged on the trusted side ---------------------------------------------------
+
+
+def _order_message(program, order):
+    from grader.checks.programs import expect_order
+    from grader.runners.lists import pack_positions
+    from grader.verdict import verdict
+
+    values = {k: float(v) for k, v in pack_positions("order", order, 10**6).items()}
+    return verdict(expect_order(program, "the graph"), values)
+
+
+@pytest.mark.parametrize(
+    "order, phrase",
+    [
+        ([0, 1, 4, 2, 3], None),  # a, b, a * b, 0.5, (a * b) + 0.5
+        ([1, 0, 2, 4, 3], None),  # another valid order
+        ([3], "only the output"),
+        ([0, 2, 4, 3], "missing"),
+        ([0, 1, 2, 4, -1, 3], "does not depend on"),
+        ([0, 1, 2, 2, 4, 3], "listed once"),
+        ([0, 2, 1, 4, 3], "before one of their children"),
+        ([0, 1, 2, 3, 4], "before one of their children"),
+        ([0, 1, 4, 3, 2], "before one of their children"),
+    ],
+)
+def test_the_trusted_side_judges_an_order(order, phrase):
+    # a * b + 0.5: nodes a, b, a * b, the + and (4) the Value the + made of 0.5
+    program = {"leaves": [["a", 2.0], ["b", -3.0]], "ops": [["*", 0, 1], ["+c", 2, 0.5]]}
+    passed, message = _order_message(program, order)
+    assert passed == (phrase is None), message
+    assert phrase is None or phrase in message, message
