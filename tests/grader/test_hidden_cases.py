@@ -121,3 +121,15 @@ def test_the_trusted_side_judges_an_order(order, phrase):
     passed, message = _order_message(program, order)
     assert passed == (phrase is None), message
     assert phrase is None or phrase in message, message
+
+
+def test_the_readme_table_says_what_the_checks_draw():
+    readme = (ROOT / "grader" / "README.md").read_text()
+    public = hidden = 0
+    for exercise in EXERCISES:
+        check = check_module(exercise)
+        cases = check.hidden_cases(random.Random(0))
+        public, hidden = public + len(check.public_cases()), hidden + len(cases)
+        row = f"| `{exercise[:-3]}` | {len(cases)} | {check.HIDDEN_SPACE} |"
+        assert row in readme, row
+    assert f"{public} public and {hidden} hidden cases in all ({public + hidden})" in readme
