@@ -21,6 +21,7 @@ __all__ = [
     "MAX_TEXT",
     "Want",
     "WantList",
+    "WantOrder",
     "Pattern",
     "Expectation",
     "close",
@@ -92,6 +93,26 @@ class WantList:
     hint: str = ""
     text: bool = False
     alike: list = field(default_factory=list)
+
+
+@dataclass
+class WantOrder:
+    """A topological order of a graph that the expectation holds whole.
+
+    The child sends the order as where each node it returned stands in the case's node
+    list, -1 for one that is not in it, packed four to a number (`pack_positions`:
+    13 bits each, so at most 8,190 nodes).
+    `children[i]` are node i's children, `needed` the nodes the output `root` depends
+    on; a right order lists each needed node once, every child before its parent, the
+    output last. Messages say what is wrong, with `setup` (the graph) and `advice`.
+    """
+
+    name: str
+    children: list
+    needed: list
+    root: int
+    setup: str = ""
+    advice: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -193,6 +214,83 @@ def _judge_list(want, values):
     return f"{message}. {want.hint}".strip() if want.hint else message + "."
 
 
+ORDER_ADVICE = {
+    "only the output": "only the output is in the list: visit the children too",
+    "missing": "visit every child of every node you list",
+    "foreign": "list the Values the output was built from, nothing else",
+    "twice": "a node reached twice must be listed once: remember the nodes you visited",
+    "late": "append a node only after all of its children are appended",
+    "last": "the output itself must come last: append a node after its children",
+}
+
+
+def _order_problem(want, got):
+    """(what is wrong, advice key) with the received order `got`, or None when it is right.
+
+    `got` holds whole numbers; only those that are one of the expectation's own nodes
+    are looked up: the rest count as Values from outside the graph.
+    """
+    nodes = set(range(len(want.children)))
+    needed = set(want.needed)
+    first = {}
+    for k, i in enumerate(got):
+        if i in nodes and i not in first:
+            first[i] = k
+    missing = len(needed - set(first))
+    if missing:
+        only_root = missing == len(needed) - 1 and want.root in first
+        key = "only the output" if only_root else "missing"
+        return f"{missing} of its {len(needed)} nodes are missing from the order", key
+    foreign = sum(1 for i in got if i not in needed)
+    if foreign:
+        return f"the order holds {foreign} item(s) the output does not depend on", "foreign"
+    if len(got) != len(needed):
+        return f"the length of the order is {len(got)}, expected {len(needed)}", "twice"
+    late = sum(1 for v in want.needed for c in want.children[v] if first[c] > first[v])
+    if late:
+        return f"{late} node(s) are listed before one of their children", "late"
+    if got[-1] != want.root:
+        return "the output is not last in the order", "last"
+    return None
+
+
+PACK_BITS, PACK_WIDTH, PACK_MOST = 13, 4, 1900  # as runners/lists.py packs positions
+
+
+def _received_packed(name, values, n):
+    """The `n` positions sent four to a number, or None when they did not come back whole."""
+    top, items = (1 << PACK_BITS) - 1, []
+    for k in range(0, n, PACK_WIDTH):
+        number = values.get(f"{name} packed[{k // PACK_WIDTH}]")
+        if not _whole(number) or not 0 <= number < 2.0 ** (PACK_BITS * PACK_WIDTH):
+            return None
+        number = int(number)
+        for j in range(min(PACK_WIDTH, n - k)):
+            items.append(((number >> (PACK_BITS * j)) & top) - 1)
+    return items
+
+
+def _judge_order(want, values, hint):
+    # past this many positions the child sends the length alone (runners/lists.py)
+    longest = min(4 * len(want.children) + EXTRA_ITEMS, PACK_MOST)
+    where = f" ({want.setup})" if want.setup else ""
+    n = values.get(f"len({want.name})")
+    if not _whole(n) or n < 0:
+        return f"{want.name}: no complete answer came back{where}. {hint}".strip()
+    if n > longest:
+        problem, key = f"the length of the order is {int(n)}, expected {len(want.needed)}", "twice"
+    else:
+        got = _received_packed(want.name, values, int(n))
+        if got is None:
+            return f"{want.name}: no complete answer came back{where}. {hint}".strip()
+        found = _order_problem(want, got)
+        if found is None:
+            return None
+        problem, key = found
+    advice = want.advice.get(key) or ORDER_ADVICE[key]
+    return f"{problem}{where}: {advice}. {hint}".strip()
+
+
 def verdict(expectation, values):
     """(passed, message): do the received `values` ({key: float}) meet `expectation`?
 
@@ -202,6 +300,8 @@ def verdict(expectation, values):
     for want in expectation.wants:
         if isinstance(want, WantList):
             message = _judge_list(want, values)
+        elif isinstance(want, WantOrder):
+            message = _judge_order(want, values, expectation.hint)
         else:
             message = _judge_number(want, values, expectation.hint)
         if message is not None:
@@ -253,7 +353,7 @@ def to_json(expectation):
     """The expectation as JSON-ready data (the site ships the public cases' ones)."""
     wants = []
     for want in expectation.wants:
-        kind = "list" if isinstance(want, WantList) else "number"
+        kind = {WantList: "list", WantOrder: "order"}.get(type(want), "number")
         wants.append({"kind": kind, **asdict(want)})
     return {
         "wants": wants,
@@ -268,6 +368,8 @@ def from_json(data):
         fields = {k: v for k, v in item.items() if k != "kind"}
         if item["kind"] == "list":
             wants.append(WantList(**fields))
+        elif item["kind"] == "order":
+            wants.append(WantOrder(**fields))
         else:
             fields["tol"] = tuple(fields["tol"])
             wants.append(Want(**fields))

@@ -42,6 +42,7 @@ class Check(Protocol):
     ENGINE        with NEEDS_ENGINE: {engine module: names hidden from it}, the part of
                   the engine the child gets (grader/engine_view.py)
     ENGINE_BY_KIND  {case kind: another ENGINE} for the kinds that need less ({} if none)
+    HIDDEN_SPACE  how wide each hidden case's inputs are, for grader/README.md's table
 
     `public_cases()` and `hidden_cases(rng)` make the cases (hidden ones drawn afresh
     from `rng` on every grading run); `expect(case)` says what a right answer gives,
@@ -54,6 +55,7 @@ class Check(Protocol):
     NEEDS_ENGINE: bool
     ENGINE: dict
     ENGINE_BY_KIND: dict
+    HIDDEN_SPACE: str
 
     def public_cases(self) -> list: ...
 

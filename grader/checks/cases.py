@@ -4,7 +4,7 @@ A *case* is a JSON-ready dict: `{"kind": ..., "name": ..., "public": bool, "inpu
 The trusted side makes it, sends it to a child, and judges what comes back.
 """
 
-__all__ = ["case", "central_difference"]
+__all__ = ["case", "central_difference", "uniform", "boundary_row"]
 
 
 def case(kind, name, public=True, **inputs):
@@ -12,6 +12,23 @@ def case(kind, name, public=True, **inputs):
     return {"kind": kind, "name": name, "public": public, "inputs": inputs}
 
 
+def uniform(rng, lo, hi, places=3):
+    """A float drawn from [lo, hi], rounded to `places` decimals: (hi - lo) 10^places values."""
+    return round(rng.uniform(lo, hi), places)
+
+
 def central_difference(f, x, h=1e-5):
     """(f(x + h) - f(x - h)) / 2h: the slope of f at x, from two evaluations."""
     return (f(x + h) - f(x - h)) / (2.0 * h)
+
+
+def boundary_row(rng, n, total=4096):
+    """n probabilities k / 4096 (floats add them exactly) and a u exactly on a running total
+    that a later probability above 0 follows: u < running picks that later index."""
+    cuts = sorted(rng.randrange(total + 1) for _ in range(n - 1))
+    weights = [b - a for a, b in zip([0] + cuts, cuts + [total])]
+    edges = [sum(weights[: j + 1]) for j in range(n)]
+    inside = [e for e in edges if 0 < e < total]
+    if not inside:  # every weight on one index: draw again
+        return boundary_row(rng, n, total)
+    return [w / total for w in weights], rng.choice(inside) / total

@@ -10,7 +10,7 @@ import math
 
 from grader.verdict import CLOSED, EXACT, NUMERIC, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day01_derivative.py"
 TITLE = "Day 1: the derivative, measured by nudging"
@@ -68,18 +68,48 @@ def public_cases():
     ]
 
 
-def hidden_cases(rng):
-    def num(lo=-3.0, hi=3.0):
-        return round(rng.uniform(lo, hi), 3)
+HIDDEN_SPACE = (
+    "≈10^22 each: a cubic's 4 coefficients, x in [-3, 3] to 3 decimals, h in [0.001, 0.02] "
+    "to 4; exp and sin at x to 6 and 9 decimals; a point of 3 floats in [-3, 3] to 3 decimals"
+)
 
-    k = [num() or 1.0, num(), num(), num()]
-    x, h = num(), rng.choice([0.01, 0.005, 0.002])
+
+def hidden_cases(rng):
+    def num():
+        return uniform(rng, -3.0, 3.0)
+
+    def cubic():
+        return {
+            "k": [num() or 1.0, num(), num(), num()],
+            "x": num(),
+            "h": uniform(rng, 0.001, 0.02, 4),
+        }
+
     return [
-        case("forward", "forward difference of a random cubic", public=False, k=k, x=x, h=h),
-        case("central", "central difference of a random cubic", public=False, k=k, x=x, h=h),
+        case("forward", "forward difference of a random cubic", public=False, **cubic()),
+        case("central", "central difference of a random cubic", public=False, **cubic()),
+        case(
+            "exp",
+            "central difference of exp at a random x and h",
+            public=False,
+            x=uniform(rng, -3.0, 3.0, 6),
+            h=uniform(rng, 0.0001, 0.01, 6),
+        ),
+        case(
+            "default_h",
+            "central difference of sin at a random x with the default h",
+            public=False,
+            x=uniform(rng, -3.0, 3.0, 9),
+        ),
         case(
             "partial",
             "partial derivatives of a*b + c at a random point",
+            public=False,
+            point=[num(), num(), num()],
+        ),
+        case(
+            "keeps_inputs",
+            "partial_derivative leaves a random inputs list unchanged",
             public=False,
             point=[num(), num(), num()],
         ),
@@ -112,12 +142,12 @@ def expect(case):
             want = Want("slope", ctr, CLOSED, setup, bugs)
         return Expectation([want])
     if kind == "exp":
-        h = inputs["h"]
-        expected = math.e * math.sinh(h) / h  # (e^(1+h) - e^(1-h)) / 2h, exactly
+        x, h = inputs["x"], inputs["h"]
+        expected = math.exp(x) * math.sinh(h) / h  # (e^(x+h) - e^(x-h)) / 2h, exactly
         bugs = [(2 * expected, "divide by 2 * h, not h")]
-        return Expectation([Want("slope", expected, CLOSED, f"f = exp, x = 1, h = {h}", bugs)])
+        return Expectation([Want("slope", expected, CLOSED, f"f = exp, x = {x}, h = {h}", bugs)])
     if kind == "default_h":
-        setup = "f = sin, x = 0.5, no h given (the default is 1e-5)"
+        setup = f"f = sin, x = {inputs['x']}, no h given (the default is 1e-5)"
         return Expectation([Want("slope", math.cos(inputs["x"]), NUMERIC, setup)])
     a, b, c = inputs["point"]
     setup = f"f(a, b, c) = a*b + c at a = {a}, b = {b}, c = {c}"
@@ -129,13 +159,9 @@ def expect(case):
         Want("d/dc", 1.0, NUMERIC, setup, [(total, all_dials)]),
     ]
     if kind == "keeps_inputs":
+        changed = "partial_derivative changed the list it was given: nudge copies of it"
         wants = [
-            Want(
-                "inputs unchanged",
-                1.0,
-                EXACT,
-                setup,
-                [(0.0, "partial_derivative changed the list it was given: nudge copies of it")],
-            )
+            Want(f"inputs[{i}] afterwards", x, EXACT, setup, more=changed)
+            for i, x in enumerate(inputs["point"])
         ]
     return Expectation(wants)

@@ -10,7 +10,7 @@ import math
 from grader.runners.day02_chain_rule import link
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day02_chain_rule.py"
 TITLE = "Day 2: the chain rule as gear ratios"
@@ -44,23 +44,29 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^10 or more each: 3 to 10 links of square, tanh, sin, cube and affine (m, c to 3 "
+    "decimals), x in [-1, 1] to 3 decimals"
+)
+
+
 def hidden_cases(rng):
-    def chain():
+    def chain(shortest, longest):
         names = ["square", "tanh", "sin", "cube", "affine"]
         links = []
-        for _ in range(rng.randint(3, 6)):
+        for _ in range(rng.randint(shortest, longest)):
             n = rng.choice(names)
-            links.append(
-                ["affine", round(rng.uniform(-2, 2), 3) or 1.0, round(rng.uniform(-1, 1), 3)]
-                if n == "affine"
-                else [n]
-            )
+            m, c = uniform(rng, -2, 2) or 1.0, uniform(rng, -1, 1)
+            links.append(["affine", m, c] if n == "affine" else [n])
         return links
 
-    x = round(rng.uniform(-1.0, 1.0), 3)
+    def x():
+        return uniform(rng, -1.0, 1.0)
+
     return [
-        case("forward", "a random chain, forwards", public=False, links=chain(), x=x),
-        case("backward", "a random chain, backwards", public=False, links=chain(), x=x),
+        case("forward", "a random chain, forwards", public=False, links=chain(3, 6), x=x()),
+        case("backward", "a random chain, backwards", public=False, links=chain(3, 6), x=x()),
+        case("backward", "a long random chain, backwards", public=False, links=chain(7, 10), x=x()),
     ]
 
 

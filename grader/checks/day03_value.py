@@ -1,14 +1,14 @@
 """Checks of exercises/day03_value.py: a Value that records its children and operation.
 
-The child reports plain numbers only: values, 1.0/0.0 flags for "the children are the
-very operands" and "the op is right", and the text of `expression(v)` as character
-codes, which the judge turns back into text and compares with the formula it builds
-from the case itself.
+The child reports plain data only: values, each `_op` as text, each `_prev` as the
+names of the case's Values it holds (V for another Value, ? for anything else), and the
+text of `expression(v)`, all as character codes, which the judge turns back into text and
+compares with what it builds from the case itself.
 """
 
 from grader.verdict import EXACT, Expectation, Pattern, Want, WantList, fmt
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day03_value.py"
 TITLE = "Day 3: a Value that remembers"
@@ -40,25 +40,56 @@ def public_cases():
     ]
 
 
-def hidden_cases(rng):
-    def num():
-        return round(rng.uniform(-5, 5), 2) or 1.0
+HIDDEN_SPACE = (
+    "≈10^10 or more each: operands in [-5, 5] to 4 decimals; an expression of 7 random "
+    "+, *, +c and *c over 3 leaves (≈10^12 shapes)"
+)
 
-    leaves = [[n, num()] for n in "xyz"]
+
+def hidden_cases(rng):
+    def num(places=4):
+        return uniform(rng, -5, 5, places) or 1.0
+
+    leaves = [[n, num(2)] for n in "xyz"]
     ops = []
-    for k in range(5):
+    for k in range(7):
         size = len(leaves) + k
         if rng.random() < 0.2:
-            ops.append([rng.choice(["+c", "*c"]), rng.randrange(size), num()])
+            ops.append([rng.choice(["+c", "*c"]), rng.randrange(size), num(2)])
         else:
             ops.append([rng.choice("+*"), rng.randrange(size), rng.randrange(size)])
     return [
         case("binary", "random operands", public=False, op=rng.choice("+*"), a=num(), b=num()),
+        case(
+            "numbers", "a random Value and number, both ways round", public=False, a=num(), n=num()
+        ),
+        case(
+            "chain",
+            "the lesson's graph at a random point",
+            public=False,
+            **{k: num() for k in "abcf"},
+        ),
         case("expression", "expression of a random graph", public=False, leaves=leaves, ops=ops),
     ]
 
 
 # -- what a right answer gives ---------------------------------------------------------
+
+# How the child names the Values in a _prev (runners/day03_value.py): the case's own by
+# their names, another Value as V, anything else as ?.
+KNOWN = "(V stands for a Value of your class, ? for anything else)"
+
+
+def _text(name, text, setup, hint, more="", bugs=()):
+    hint = f"{hint} {more}".strip()
+    return WantList(
+        name,
+        [ord(ch) for ch in text],
+        setup,
+        [([ord(c) for c in b], m) for b, m in bugs],
+        hint,
+        text=True,
+    )
 
 
 def _formula(leaves, ops):
@@ -78,45 +109,26 @@ def expect(case):
     if kind == "binary":
         a, b, op = inp["a"], inp["b"], inp["op"]
         setup = f"a = {a}, b = {b}, out = a {op} b"
+        prev = f"_prev must be the tuple (self, other), the operands themselves: {data_note}"
         return Expectation(
             [
-                Want("data", a + b if op == "+" else a * b, EXACT, setup),
-                Want("op is right", 1.0, EXACT, setup, [(0.0, f'_op must be the string "{op}"')]),
-                Want(
-                    "children are (a, b)",
-                    1.0,
-                    EXACT,
-                    setup,
-                    [
-                        (
-                            0.0,
-                            f"_prev must be the tuple (self, other), the operands themselves: {data_note}",
-                        )
-                    ],
+                Want("out.data", a + b if op == "+" else a * b, EXACT, setup),
+                _text("out._op", op, setup, f'_op must be the string "{op}"'),
+                _text(
+                    "out._prev", "ab", setup, prev, bugs=[("ba", "a comes first: (self, other)")]
                 ),
             ]
         )
     if kind == "numbers":
         a, n = inp["a"], inp["n"]
+        wrap = "wrap the plain number in a Value and keep it in _prev next to a"
         wants = []
         for text in ("a + n", "a * n", "n + a", "n * a"):
             setup = f"a = Value({a}), n = {n}, out = {text}"
             wants += [
-                Want(f"{text}: data", a + n if "+" in text else a * n, EXACT, setup),
-                Want(
-                    f"{text}: a is a child",
-                    1.0,
-                    EXACT,
-                    setup,
-                    [(0.0, "a must be one of out._prev")],
-                ),
-                Want(
-                    f"{text}: the number is a Value child",
-                    1.0,
-                    EXACT,
-                    setup,
-                    [(0.0, "wrap the plain number in a Value and keep it in _prev next to a")],
-                ),
+                Want(f"({text}).data", a + n if "+" in text else a * n, EXACT, setup),
+                _text(f"({text})._prev", "Va", setup, wrap, KNOWN),
+                Want(f"({text}): the number's Value .data", n, EXACT, setup, more=wrap),
             ]
         return Expectation(wants)
     if kind == "chain":
@@ -129,20 +141,12 @@ def expect(case):
             Want("d.data", d, EXACT, setup),
             Want("L.data", d * f, EXACT, setup),
         ]
-        wants += [
-            Want(
-                k,
-                1.0,
-                EXACT,
-                setup,
-                [(0.0, f"{k.split(' ')[0]}._prev and ._op are wrong: {data_note}")],
-            )
-            for k in (
-                "L is made of (d, f) by *",
-                "d is made of (e, c) by +",
-                "e is made of (a, b) by *",
-            )
-        ]
+        for node, op, prev in (("L", "*", "df"), ("d", "+", "ec"), ("e", "*", "ab")):
+            wrong = f"{node}._prev and ._op are wrong: {data_note}"
+            wants += [
+                _text(f"{node}._op", op, setup, wrong),
+                _text(f"{node}._prev", prev, setup, wrong),
+            ]
         return Expectation(wants)
     expected = _formula(inp["leaves"], inp["ops"])
     leaves = ", ".join(f"{n or 'unlabelled'} = {fmt(x)}" for n, x in inp["leaves"])

@@ -6,7 +6,7 @@ dL/de = dL/dd = f, and for one_step the forward pass at the moved point.
 
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day04_manual_backward.py"
 TITLE = "Day 4: the backward pass by hand"
@@ -28,21 +28,20 @@ def public_cases():
     ]
 
 
-def hidden_cases(rng):
-    def num():
-        return round(rng.uniform(-4, 4), 3) or 1.0
+HIDDEN_SPACE = "≈10^15 each: a, b, c, f in [-4, 4] to 3 decimals (and a step in ±0.05 to 4)"
 
-    point = {k: num() for k in "abcf"}
-    other = {k: num() for k in "abcf"}
+
+def hidden_cases(rng):
+    def point():
+        return {k: uniform(rng, -4, 4) or 1.0 for k in "abcf"}
+
+    def step():
+        return uniform(rng, -0.05, 0.05, 4) or 0.01
+
     return [
-        case("grads", "a random point", public=False, **point),
-        case(
-            "step",
-            "a random step from a random point",
-            public=False,
-            step=round(rng.uniform(-0.05, 0.05), 4) or 0.01,
-            **other,
-        ),
+        case("grads", "a random point", public=False, **point()),
+        case("grads", "another random point", public=False, **point()),
+        case("step", "a random step from a random point", public=False, step=step(), **point()),
     ]
 
 

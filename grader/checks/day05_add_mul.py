@@ -7,7 +7,7 @@ given backward(): reuse, a diamond, a deep chain and fresh random graphs.
 
 from grader.verdict import EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 from .programs import expect_program
 
 EXERCISE = "day05_add_mul.py"
@@ -60,9 +60,15 @@ def _chain(n):
     return {"leaves": [["x", 0.5]], "ops": ops}
 
 
+HIDDEN_SPACE = (
+    "≈10^19 or more each: 4 ops of 5 floats in [-4, 4] to 3 decimals; x and g to 4 "
+    "decimals; a random graph of 8 + and * over 4 random leaves"
+)
+
+
 def hidden_cases(rng):
-    def num():
-        return round(rng.uniform(-4.0, 4.0), 3) or 1.0
+    def num(places=3):
+        return uniform(rng, -4.0, 4.0, places) or 1.0
 
     ops = [_op(rng.choice("+*"), num(), num(), num(), num(), num()) for _ in range(4)]
     leaves = [[n, num()] for n in "abcd"]
@@ -72,7 +78,7 @@ def hidden_cases(rng):
         graph.append([rng.choice("+*"), rng.randrange(size), rng.randrange(size)])
     return [
         case("ops", "random inputs, upstream and existing gradients", public=False, ops=ops),
-        case("reuse", "random reuse of one Value", public=False, x=num(), g=num()),
+        case("reuse", "random reuse of one Value", public=False, x=num(4), g=num(4)),
         case(
             "program",
             "a random graph of + and * through backward()",

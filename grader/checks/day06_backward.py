@@ -5,11 +5,8 @@ output last), never against one particular order; backward() by exact gradients 
 product, reuse, a diamond, a deep chain and fresh random graphs.
 """
 
-from grader.runners.programs import ancestors
-from grader.verdict import Expectation, Want
-
-from .cases import case
-from .programs import expect_program
+from .cases import case, uniform
+from .programs import catches, expect_order, expect_program, order_graph
 
 EXERCISE = "day06_backward.py"
 TITLE = "Day 6: topological order and backward()"
@@ -20,7 +17,7 @@ ENGINE_BY_KIND = {}
 
 # The file also carries the _backward of +, * and tanh: a learner's file is graded whole.
 MODES = [("backward", "no_seed"), ("backward", "forward_order")]
-MODES += [(op, "assign") for op in ("+", "*", "tanh")]
+MODES += [(op, "assign") for op in ("+", "*", "tanh")] + [("+", "assign_self")]
 
 
 def _diamond():
@@ -54,6 +51,11 @@ def public_cases():
         case("program", "a diamond with tanh: every _backward runs once", program=_diamond()),
         case(
             "program",
+            "(a + b) * a: the + adds to the share a already holds",
+            program={"leaves": [["a", 1.5], ["b", -0.5]], "ops": [["+", 0, 1], ["*", 2, 0]]},
+        ),
+        case(
+            "program",
             "x.tanh() + x: the input of tanh collects a second share",
             program={
                 "leaves": [["a", 0.5], ["b", -1.5]],
@@ -64,24 +66,53 @@ def public_cases():
     ]
 
 
-def hidden_cases(rng):
-    def graph(n_ops):
-        leaves = [[n, round(rng.uniform(-2.0, 2.0), 3) or 0.5] for n in "abc"]
-        ops = []
-        for k in range(n_ops):
-            size = len(leaves) + k
-            kind = rng.choice(["+", "*", "tanh"])
-            i = rng.randrange(max(0, size - 4), size)  # mostly recent nodes: deeper graphs
-            ops.append([kind, i] if kind == "tanh" else [kind, i, rng.randrange(size)])
-        return {"leaves": leaves, "ops": ops}
+HIDDEN_SPACE = (
+    "≈10^10 from the leaves alone: graphs of 12 to 40 random +, *, tanh (and +c, *c) "
+    "over 3 leaves in [-2, 2] to 3 decimals; backward()'s graphs redrawn until every "
+    "planted = for += and a forward order change a leaf's gradient"
+)
 
+# What backward()'s hidden graph must catch: the file's = for += in +, * and tanh (its
+# + also on the first operand alone), and the wrong order or seed of backward() itself.
+CATCH = [(op, "assign") for op in ("+", "*", "tanh")]
+CATCH += [("+", "assign_self"), ("backward", "forward_order"), ("backward", "no_seed")]
+
+
+def _random_graph(rng, n_ops, constants=False):
+    """n_ops random ops over leaves a, b, c; mostly on recent nodes, so graphs run deep."""
+    leaves = [[n, uniform(rng, -2.0, 2.0) or 0.5] for n in "abc"]
+    kinds = ["+", "*", "tanh"] + (["+c", "*c"] if constants else [])
+    ops = []
+    for k in range(n_ops):
+        size = len(leaves) + k
+        kind = rng.choice(kinds)
+        i = rng.randrange(max(0, size - 4), size)
+        if kind == "tanh":
+            ops.append([kind, i])
+        elif kind in ("+c", "*c"):
+            ops.append([kind, i, uniform(rng, -1.0, 1.0) or 0.5])
+        else:
+            ops.append([kind, i, rng.randrange(size)])
+    return {"leaves": leaves, "ops": ops}
+
+
+def hidden_cases(rng):
+    program = _random_graph(rng, 12)
+    while not catches(program, CATCH):
+        program = _random_graph(rng, 12)
     return [
-        case("order", "the order of a random graph", public=False, program=graph(10)),
+        case("order", "the order of a random graph", public=False, program=_random_graph(rng, 12)),
+        case(
+            "order",
+            "the order of a deeper random graph with numbers in it",
+            public=False,
+            program=_random_graph(rng, 40, constants=True),
+        ),
         case(
             "program",
             "backward() of a random graph of +, * and tanh",
             public=False,
-            program=graph(12),
+            program=program,
         ),
     ]
 
@@ -93,46 +124,5 @@ def expect(case):
     if case["kind"] == "program":
         return expect_program(case["inputs"]["program"], MODES)
     program = case["inputs"]["program"]
-    needed = ancestors(program)
-    n_leaves = len(program["leaves"])
-    n = len(needed)
-    # each constant operand (x * 0.9) is a Value of its own in the graph
-    n += sum(1 for i in needed if i >= n_leaves and program["ops"][i - n_leaves][0] in ("+c", "*c"))
-    setup = f"a graph of {n} Values"
-    wants = [
-        Want(
-            "missing",
-            0.0,
-            setup=setup,
-            bugs=[(float(n - 1), "only the output is in the list: visit the children too")],
-            label="the number of nodes missing from the order",
-        ),
-        Want(
-            "distinct",
-            float(n),
-            setup=setup,
-            label="the number of different nodes in the order",
-        ),
-        Want(
-            "length",
-            float(n),
-            setup=setup,
-            label="the length of the order",
-            more="A node reached twice must be listed once: remember the nodes you visited.",
-        ),
-        Want(
-            "children after their parent",
-            0.0,
-            setup=setup,
-            label="the number of nodes listed before one of their children",
-            more="Append a node only after all of its children are appended.",
-        ),
-        Want(
-            "output is last",
-            1.0,
-            setup=setup,
-            bugs=[(0.0, "the output itself must come last: append a node after its children")],
-            label="1 if the output is last in the order, else 0,",
-        ),
-    ]
-    return Expectation(wants)
+    n = len(order_graph(program)[1])
+    return expect_order(program, f"a graph of {n} Values")

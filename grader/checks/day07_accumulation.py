@@ -10,7 +10,7 @@ import math
 
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day07_accumulation.py"
 TITLE = "Day 7: the accumulation trap"
@@ -43,9 +43,15 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: 2 to 4 roads of 1 to 4 ratios in [-3, 3] to 3 decimals; a, b, c "
+    "in [-3, 3] to 3 decimals; a, b to 4 decimals for zero_grad"
+)
+
+
 def hidden_cases(rng):
-    def num():
-        return round(rng.uniform(-3, 3), 3) or 1.0
+    def num(places=3):
+        return uniform(rng, -3, 3, places) or 1.0
 
     roads = [[num() for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(2, 4))]
     return [
@@ -53,7 +59,7 @@ def hidden_cases(rng):
         case(
             "challenge", "the challenge at a random point", public=False, a=num(), b=num(), c=num()
         ),
-        case("zero", "zero_grad at a random point", public=False, a=num(), b=num()),
+        case("zero", "zero_grad at a random point", public=False, a=num(4), b=num(4)),
     ]
 
 

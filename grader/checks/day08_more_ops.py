@@ -8,10 +8,10 @@ checked through backward() and for being built from the primitives.
 
 import math
 
-from grader.verdict import CLOSED, NUMERIC, Expectation, Pattern, Want
+from grader.verdict import CLOSED, NUMERIC, Expectation, Want, WantList
 
-from .cases import case, central_difference
-from .programs import expect_program
+from .cases import case, central_difference, uniform
+from .programs import catches, expect_program
 
 EXERCISE = "day08_more_ops.py"
 TITLE = "Day 8: pow, exp, tanh, relu; neg, sub and div"
@@ -23,7 +23,11 @@ ENGINE_BY_KIND = {}
 MODES = [
     (op, m) for op in ("pow", "exp", "tanh", "relu") for m in ("assign", "no_upstream", "flip")
 ]
-MODES += [("+", "assign"), ("*", "assign")]  # the file's own + and *: it is graded whole
+MODES += [
+    ("+", "assign"),
+    ("+", "assign_self"),
+    ("*", "assign"),
+]  # the file's own + and *: it is graded whole
 
 # The math each operation computes, for central differences on the trusted side.
 FUNCTIONS = {
@@ -32,6 +36,11 @@ FUNCTIONS = {
     "tanh": lambda x, k: math.tanh(x),
     "relu": lambda x, k: max(x, 0.0),
 }
+
+
+# What each is made of when built from the primitives: -a = a * -1, a - b = a + (-b),
+# a / b = a * b**-1 (the child sends the ops of the graph sorted, "**" without its number).
+PRIMITIVE_OPS = {"-a": "*", "a - b": "* +", "a / b": "* **"}
 
 
 def _op(op, x, g, x0=0.0, k=None):
@@ -100,32 +109,58 @@ def _chain(n):
     return {"leaves": [["x", 0.2]], "ops": ops}
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: points, upstream and existing gradients in [-2, 2] to 3 decimals "
+    "(and a relu exactly at 0); a random expression of every operation over 3 leaves; "
+    "a, b in [-2, 2] to 4 decimals"
+)
+
+CATCH = [("+", "assign_self"), ("+", "assign")]  # the file's own +, used twice
+
+
+def _expression(rng, num):
+    """Every operation once, then (y + leaf) * y: the + hands its first operand a share
+    that the * has already given it."""
+    leaves = [["a", num(0.5, 2.0)], ["b", num(0.5, 2.0)], ["c", num()]]
+    ops = [
+        ["/", 0, 1],
+        rng.choice([["tanh", 3], ["exp", 3], ["relu", 3]]),
+        ["pow", 1, rng.choice([2, 3, -1])],
+        ["-", 4, 5],
+        ["*", 6, 2],
+        ["neg", 7],
+        ["+", 8, rng.randrange(3)],
+        ["+", 9, rng.randrange(3)],
+        ["*", 10, 9],
+    ]
+    return {"leaves": leaves, "ops": ops}
+
+
 def hidden_cases(rng):
     def num(lo=-2.0, hi=2.0):
-        return round(rng.uniform(lo, hi), 3) or 0.5
+        return uniform(rng, lo, hi) or 0.5
 
     ops = [
         _op("pow", num(0.5, 3.0), num(), num(), k=rng.choice([2, 3, -1, -2, 0.5, 1.5])),
         _op("exp", num(), num(), num()),
         _op("tanh", num(), num(), num()),
         _op("relu", num(), num(), num()),
+        _op("relu", 0.0, num(), num()),  # exactly at the kink: relu'(0) = 0
     ]
-    leaves = [["a", num(0.5, 2.0)], ["b", num(0.5, 2.0)], ["c", num()]]
-    program = {
-        "leaves": leaves,
-        "ops": [
-            ["/", 0, 1],
-            rng.choice([["tanh", 3], ["exp", 3], ["relu", 3]]),
-            ["pow", 1, rng.choice([2, 3, -1])],
-            ["-", 4, 5],
-            ["*", 6, 2],
-            ["neg", 7],
-            ["+", 8, rng.randrange(3)],
-        ],
-    }
+    program = _expression(rng, num)
+    while not catches(program, CATCH):
+        program = _expression(rng, num)
+    b = uniform(rng, 0.5, 2.0, 4) * rng.choice([-1, 1])
     return [
         case("ops", "random points, exponents and upstream gradients", public=False, ops=ops),
         case("program", "a random expression of every operation", public=False, program=program),
+        case(
+            "primitives",
+            "neg, sub and div of random Values are built from +, * and **",
+            public=False,
+            a=uniform(rng, -2.0, 2.0, 4),
+            b=b,
+        ),
     ]
 
 
@@ -143,16 +178,10 @@ def expect(case):
         )
         setup = f"a = {inputs['a']}, b = {inputs['b']}"
         wants = [
-            Want(
-                f"{name}: other ops",
-                0.0,
-                setup=setup,
-                label=f"the count of ops other than +, * and ** in {name}",
-                bugs=[],
-            )
-            for name in ("-a", "a - b", "a / b")
+            WantList(f"the ops of {name}", [ord(c) for c in ops], setup, hint=advice, text=True)
+            for name, ops in PRIMITIVE_OPS.items()
         ]
-        return Expectation(wants, patterns=[Pattern({}, advice)])
+        return Expectation(wants)
     return Expectation([_op_want(i, s) for i, s in enumerate(inputs["ops"])])
 
 

@@ -7,7 +7,7 @@ and the loss of a bowl must go down.
 
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day09_gradient_descent.py"
 TITLE = "Day 9: one step of gradient descent"
@@ -36,9 +36,18 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: 3 or 4 parameters of .data and .grad in [-3, 3] to 4 decimals and a "
+    "learning rate in [0.01, 0.5] to 3; a point of the bowl to 4 decimals"
+)
+
+
 def hidden_cases(rng):
     def num():
-        return round(rng.uniform(-3.0, 3.0), 4) or 1.0
+        return uniform(rng, -3.0, 3.0, 4) or 1.0
+
+    def lr():
+        return uniform(rng, 0.01, 0.5)
 
     return [
         case(
@@ -46,7 +55,14 @@ def hidden_cases(rng):
             "random parameters, gradients and learning rate",
             public=False,
             params=[[num(), num()] for _ in range(4)],
-            lr=round(rng.uniform(0.01, 0.5), 3),
+            lr=lr(),
+        ),
+        case(
+            "keeps_grad",
+            "the step leaves random gradients as they are",
+            public=False,
+            params=[[num(), num()] for _ in range(3)],
+            lr=lr(),
         ),
         case(
             "bowl", "one step on a random point of the bowl", public=False, x=num(), y=num(), lr=0.1

@@ -9,7 +9,7 @@ import math
 
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day10_neuron.py"
 TITLE = "Day 10: one neuron"
@@ -74,9 +74,18 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^15 or more each: 2 to 5 inputs and weights and a bias in [-2, 2] to 3 decimals; "
+    "for bad arguments, random lengths that differ or a random unknown activation"
+)
+
+
 def hidden_cases(rng):
     def num():
-        return round(rng.uniform(-2.0, 2.0), 3)
+        return uniform(rng, -2.0, 2.0)
+
+    def vec(n):
+        return [num() for _ in range(n)]
 
     cases = []
     for act in ("relu", "tanh", "linear"):
@@ -86,12 +95,24 @@ def hidden_cases(rng):
                 "neuron",
                 f"a random {act} neuron",
                 public=False,
-                x=[num() for _ in range(n)],
-                w=[num() for _ in range(n)],
+                x=vec(n),
+                w=vec(n),
                 b=num(),
                 act=act,
             )
         )
+    n, m = rng.sample(range(1, 7), 2)
+    cases.append(
+        case(
+            "lengths",
+            "random inputs and weights of different lengths raise ValueError",
+            public=False,
+            x=vec(n),
+            w=vec(m),
+            b=num(),
+            act=rng.choice(["relu", "tanh", "linear"]),
+        )
+    )
     return cases
 
 

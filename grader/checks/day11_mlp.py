@@ -8,7 +8,7 @@ import math
 
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day11_mlp.py"
 TITLE = "Day 11: a layer and an MLP"
@@ -61,39 +61,43 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^12 or more each: layers of 2 to 4 inputs and neurons, weights, biases, inputs and "
+    "upstream weights in [-1.5, 1.5] to 3 decimals; MLP(1..99, [1..99] * 1..6) to count"
+)
+
+
 def hidden_cases(rng):
     def num():
-        return round(rng.uniform(-1.5, 1.5), 3)
+        return uniform(rng, -1.5, 1.5)
+
+    def vec(n):
+        return [num() for _ in range(n)]
 
     nin, nhid = rng.randint(2, 4), rng.randint(2, 4)
     layers = [
-        [[[num() for _ in range(nin)] for _ in range(nhid)], [num() for _ in range(nhid)]],
-        [[[num() for _ in range(nhid)]], [num()]],
+        [[vec(nin) for _ in range(nhid)], vec(nhid)],
+        [[vec(nhid)], vec(1)],
     ]
+    n_out = rng.randint(1, 4)
     return [
         case(
             "dense",
-            "a random ReLU layer",
+            "a random layer",
             public=False,
-            x=[num() for _ in range(nin)],
-            W=layers[0][0],
-            b=layers[0][1],
-            act="relu",
-            c=[num() for _ in range(nhid)],
+            x=vec(nin),
+            W=[vec(nin) for _ in range(n_out)],
+            b=vec(n_out),
+            act=rng.choice(["relu", "tanh", "linear"]),
+            c=vec(n_out),
         ),
-        case(
-            "mlp",
-            "a random two-layer MLP",
-            public=False,
-            x=[num() for _ in range(nin)],
-            layers=layers,
-        ),
+        case("mlp", "a random two-layer MLP", public=False, x=vec(nin), layers=layers),
         case(
             "count",
             "a random parameter count",
             public=False,
-            nin=rng.randint(1, 9),
-            nouts=[rng.randint(1, 20) for _ in range(rng.randint(1, 4))],
+            nin=rng.randint(1, 99),
+            nouts=[rng.randint(1, 99) for _ in range(rng.randint(1, 6))],
         ),
     ]
 

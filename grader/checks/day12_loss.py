@@ -8,7 +8,7 @@ import math
 
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day12_loss.py"
 TITLE = "Day 12: loss functions"
@@ -56,20 +56,43 @@ def public_cases():
     return cases
 
 
+HIDDEN_SPACE = (
+    "≈10^11 or more each: 3 to 6 scores in [-3, 3] to 3 decimals with random ±1 labels; "
+    "lists of two random different lengths for a random loss"
+)
+
+
 def hidden_cases(rng):
+    def scores(n):
+        return [uniform(rng, -3, 3) for _ in range(n)]
+
+    def labels(n):
+        return [rng.choice((1.0, -1.0)) for _ in range(n)]
+
     cases = []
     for name in LOSSES:
-        n = rng.randint(2, 6)
+        n = rng.randint(3, 6)
         cases.append(
             case(
                 "loss",
                 f"{name} on random scores",
                 public=False,
                 loss=name,
-                s=[round(rng.uniform(-3, 3), 3) for _ in range(n)],
-                y=[rng.choice((1.0, -1.0)) for _ in range(n)],
+                s=scores(n),
+                y=labels(n),
             )
         )
+    n, m = rng.sample(range(1, 8), 2)
+    cases.append(
+        case(
+            "lengths",
+            "random lists of different lengths raise ValueError",
+            public=False,
+            loss=rng.choice(LOSSES),
+            s=scores(n),
+            y=labels(m),
+        )
+    )
     return cases
 
 

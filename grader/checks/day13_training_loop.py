@@ -7,7 +7,7 @@ one, two and twenty steps come from them, never from running a reference.
 
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day13_training_loop.py"
 TITLE = "Day 13: zero_grad and the training loop"
@@ -42,13 +42,20 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^20 or more each: 6 gradients in [-2, 2] to 3 decimals; a linear neuron of 2 "
+    "weights and 5 points, all in [-2, 2] to 3 decimals, trained 1 to 4 steps"
+)
+
+
 def hidden_cases(rng):
     def num():
-        return round(rng.uniform(-2.0, 2.0), 3)
+        return uniform(rng, -2.0, 2.0)
 
-    w = [num(), num()]
-    xs = [[num(), num()] for _ in range(5)]
-    ys = [num() for _ in range(5)]
+    def data():
+        xs = [[num(), num()] for _ in range(5)]
+        return _data([num(), num()], num(), xs, [num() for _ in range(5)])
+
     return [
         case(
             "zero_grad",
@@ -56,13 +63,14 @@ def hidden_cases(rng):
             public=False,
             grads=[num() for _ in range(6)],
         ),
+        case("train", "three steps on random data", public=False, steps=3, lr=0.05, **data()),
         case(
             "train",
-            "three steps on random data",
+            "a random number of steps at a random rate",
             public=False,
-            steps=3,
-            lr=0.05,
-            **_data(w, num(), xs, ys),
+            steps=rng.randint(1, 4),
+            lr=uniform(rng, 0.01, 0.1),
+            **data(),
         ),
     ]
 

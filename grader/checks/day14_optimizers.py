@@ -8,7 +8,7 @@ import math
 
 from grader.verdict import CLOSED, Expectation, Pattern, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day14_optimizers.py"
 TITLE = "Day 14: SGD with momentum and Adam"
@@ -56,25 +56,37 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^10 or more each: 2 to 4 starting weights in [-3, 3] to 3 decimals (or [-100, 100] "
+    "to 2), a rate in [0.01, 0.2] to 3, momentum in [0.1, 0.95] to 2, 2 to 5 steps"
+)
+
+
 def hidden_cases(rng):
-    w = [round(rng.uniform(-3, 3), 3) for _ in range(rng.randint(2, 4))]
+    def start(spread=3.0, places=3):
+        return [uniform(rng, -spread, spread, places) for _ in range(rng.randint(2, 4))]
+
+    def lr():
+        return uniform(rng, 0.01, 0.2)
+
     return [
         case(
             "momentum",
             "random start, random momentum",
             public=False,
-            w=w,
-            lr=round(rng.uniform(0.01, 0.2), 3),
-            mu=round(rng.uniform(0.1, 0.95), 2),
+            w=start(),
+            lr=lr(),
+            mu=uniform(rng, 0.1, 0.95, 2),
             steps=rng.randint(2, 5),
         ),
+        case("adam", "random start", public=False, w=start(), lr=lr(), steps=rng.randint(2, 5)),
         case(
             "adam",
-            "random start",
+            "a widely spread random start: each step is about lr in size",
             public=False,
-            w=w,
-            lr=round(rng.uniform(0.01, 0.2), 3),
-            steps=rng.randint(2, 5),
+            w=start(100.0, 2),
+            lr=lr(),
+            steps=rng.randint(1, 3),
         ),
     ]
 

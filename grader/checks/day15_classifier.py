@@ -8,7 +8,7 @@ Stale gradients are planted before the step to catch a missing zero_grad.
 
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day15_classifier.py"
 TITLE = "Day 15: a classifier's accuracy and training step"
@@ -56,20 +56,39 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^10 or more each: 3 to 7 scores in [-2, 2] to 3 decimals with random labels (some "
+    "exactly 0); a linear classifier, its points, rate and stale gradient, all random"
+)
+
+
 def hidden_cases(rng):
     def num():
-        return round(rng.uniform(-2, 2), 3)
+        return uniform(rng, -2, 2)
+
+    def labels(n):
+        return [rng.choice((1.0, -1.0)) for _ in range(n)]
 
     n = rng.randint(3, 7)
     points = [[num(), num()] for _ in range(n)]
-    labels = [rng.choice((1.0, -1.0)) for _ in range(n)]
+    m = rng.randint(4, 7)
+    with_zeros = [num() for _ in range(m)]
+    for i in rng.sample(range(m), 2):
+        with_zeros[i] = 0.0  # a score of exactly 0 is wrong whatever the label
     return [
         case(
             "accuracy",
             "random scores",
             public=False,
             scores=[num() for _ in range(n)],
-            labels=labels,
+            labels=labels(n),
+        ),
+        case(
+            "accuracy",
+            "random scores, two of them exactly 0",
+            public=False,
+            scores=with_zeros,
+            labels=labels(m),
         ),
         case(
             "step",
@@ -78,8 +97,8 @@ def hidden_cases(rng):
             w=[num(), num()],
             b=num(),
             points=points,
-            labels=labels,
-            lr=round(rng.uniform(0.05, 0.5), 3),
+            labels=labels(n),
+            lr=uniform(rng, 0.05, 0.5),
             stale=num(),
         ),
     ]

@@ -34,16 +34,28 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: a vocabulary of 6 to 14 random letters, names of 2 to 10 of its "
+    "letters, ids of 5 to 12 tokens with BOS at the ends and at random places between"
+)
+
+
 def hidden_cases(rng):
-    chars = "".join(sorted(rng.sample(ALPHABET, rng.randint(4, 10))))
-    names = ["".join(rng.choice(chars) for _ in range(rng.randint(2, 8))) for _ in range(4)]
+    chars = "".join(sorted(rng.sample(ALPHABET, rng.randint(6, 14))))
     bos = len(chars)
-    ids = [bos] + [rng.randrange(bos) for _ in range(rng.randint(2, 8))] + [bos]
+
+    def name(shortest=2):
+        return "".join(rng.choice(chars) for _ in range(rng.randint(shortest, 10)))
+
+    def ids():
+        inner = [rng.randrange(bos + 1) for _ in range(rng.randint(5, 12))]
+        return [bos] + inner + [bos]
+
     return [
-        case("vocabulary", "random names", public=False, names=names),
-        case("encode", "a random name", public=False, word=names[0], chars=chars),
-        case("decode", "random ids", public=False, ids=ids, chars=chars),
-        case("pairs", "random ids", public=False, ids=ids),
+        case("vocabulary", "random names", public=False, names=[name() for _ in range(4)]),
+        case("encode", "a random name", public=False, word=name(5), chars=chars),
+        case("decode", "random ids, BOS between too", public=False, ids=ids(), chars=chars),
+        case("pairs", "the pairs of random ids", public=False, ids=ids()),
     ]
 
 

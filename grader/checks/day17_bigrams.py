@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from grader.verdict import CLOSED, Expectation, Want, WantList
 
-from .cases import case
+from .cases import boundary_row, case, uniform
 
 EXERCISE = "day17_bigrams.py"
 TITLE = "Day 17: bigram counts, probabilities and sampling"
@@ -93,17 +93,35 @@ def _safe_u(rng, row):
             return u
 
 
-def hidden_cases(rng):
-    V = rng.randint(4, 7)
-    seqs = [
+def _sequences(rng, V):
+    return [
         [V - 1] + [rng.randrange(V - 1) for _ in range(rng.randint(1, 6))] + [V - 1]
         for _ in range(4)
     ]
+
+
+def _symmetric(table):
+    return all(table[a][b] == table[b][a] for a in range(len(table)) for b in range(a))
+
+
+HIDDEN_SPACE = (
+    "≈10^10 or more each: 4 to 7 tokens, 4 random sequences of 1 to 6; random count tables "
+    "(5^16 or more) and alpha in [0.05, 3] to 3 decimals; rows of 4 to 9 tokens, u to 6 "
+    "decimals or exactly on a running total of k / 4096"
+)
+
+
+def hidden_cases(rng):
+    V = rng.randint(4, 7)
+    seqs = _sequences(rng, V)
+    while _symmetric(_count(seqs, V)):  # a transposed table must differ from the right one
+        seqs = _sequences(rng, V)
     counts = [[rng.choice([0, 0, 1, 2, 5]) for _ in range(V)] for _ in range(V)]
     for row in counts:
         if not any(row):
             row[rng.randrange(V)] = 1
     row = _random_row(rng, V)
+    edge_row, edge_u = boundary_row(rng, rng.randint(4, 9))
     return [
         case("count", "random sequences", public=False, sequences=seqs, V=V),
         case("probs", "random counts, no smoothing", public=False, counts=counts, alpha=0.0),
@@ -112,9 +130,16 @@ def hidden_cases(rng):
             "random counts, smoothing",
             public=False,
             counts=counts,
-            alpha=rng.choice([0.1, 1.0, 2.5]),
+            alpha=uniform(rng, 0.05, 3.0),
         ),
         case("draw", "a random row and u", public=False, row=row, u=_safe_u(rng, row)),
+        case(
+            "draw",
+            "a random row, u exactly on a running total",
+            public=False,
+            row=edge_row,
+            u=edge_u,
+        ),
     ]
 
 

@@ -10,7 +10,7 @@ import math
 
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day18_likelihood.py"
 TITLE = "Day 18: the negative log-likelihood"
@@ -50,18 +50,25 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^12 or more each: 3 to 8 probabilities in [0.01, 1] to 4 decimals (or small ones in "
+    "[0.0001, 0.05]); a table of 3 to 6 tokens with weights in [0.1, 3] to 3 decimals and a "
+    "sequence of 2 to 7 tokens"
+)
+
+
 def hidden_cases(rng):
     V = rng.randint(3, 6)
-    rows = [[round(rng.uniform(0.1, 3.0), 3) for _ in range(V)] for _ in range(V)]
+    rows = [[uniform(rng, 0.1, 3.0) for _ in range(V)] for _ in range(V)]
     bos = V - 1
     ids = [bos] + [rng.randrange(V - 1) for _ in range(rng.randint(2, 7))] + [bos]
+
+    def probs(lo, hi):
+        return [uniform(rng, lo, hi, 4) or 0.0001 for _ in range(rng.randint(3, 8))]
+
     return [
-        case(
-            "nll",
-            "random probabilities",
-            public=False,
-            probs=[round(rng.uniform(0.01, 1.0), 4) for _ in range(rng.randint(2, 8))],
-        ),
+        case("nll", "random probabilities", public=False, probs=probs(0.01, 1.0)),
+        case("nll", "random small probabilities", public=False, probs=probs(0.0001, 0.05)),
         case("sequence", "a random table and sequence", public=False, P=_table(rows), ids=ids),
     ]
 

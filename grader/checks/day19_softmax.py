@@ -72,6 +72,12 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^15 or more each: 4 to 9 logits in [-3, 3] to 3 decimals (or 5 around 500), random "
+    "weights in [-2, 2] and a random target"
+)
+
+
 def hidden_cases(rng):
     def logits(n, spread=3.0):
         return [round(rng.uniform(-spread, spread), 3) for _ in range(n)]

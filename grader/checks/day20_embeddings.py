@@ -9,7 +9,7 @@ numbers they give.
 
 from grader.verdict import EXACT, Expectation, Pattern, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day20_embeddings.py"
 TITLE = "Day 20: embeddings"
@@ -25,8 +25,8 @@ LESSON_TABLE = [[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]]
 
 def public_cases():
     return [
-        case("one_hot", "one-hot of token 1 among 3", token=1, V=3),
-        case("one_hot", "one-hot of BOS, the last of 27", token=26, V=27),
+        case("one_hot", "one-hot of token 1 among 3", queries=[[1, 3]]),
+        case("one_hot", "one-hot of BOS, the last of 27", queries=[[26, 27]]),
         case("embed", "the lesson's row 1", table=LESSON_TABLE, tokens=[1], w=[[2.0, -1.0]]),
         case("embed", "the first row", table=LESSON_TABLE, tokens=[0], w=[[1.5, 0.5]]),
         case(
@@ -60,38 +60,51 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^11 or more each: 4 one-hots of a random token among 2 to 40; a table of 4 to 8 "
+    "rows of 2 to 5 numbers in [-2, 2] to 3 decimals, with random tokens and weights"
+)
+
+
 def hidden_cases(rng):
     V, d = rng.randint(4, 8), rng.randint(2, 5)
 
     def numbers(n):
-        return [round(rng.uniform(-2, 2), 3) for _ in range(n)]
+        return [uniform(rng, -2, 2) for _ in range(n)]
 
-    table = [numbers(d) for _ in range(V)]
+    def table():
+        return [numbers(d) for _ in range(V)]
+
+    queries = []
+    for _ in range(4):
+        size = rng.randint(2, 40)
+        queries.append([rng.randrange(size), size])
     T = rng.randint(3, 7)
-    tokens = [rng.randrange(V) for _ in range(T)]
+    tokens = [rng.randrange(V) for _ in range(T - 1)]
+    tokens.insert(rng.randrange(T), rng.choice(tokens))  # a token that repeats
     return [
-        case("one_hot", "a random token", public=False, token=rng.randrange(V), V=V),
+        case("one_hot", "one-hots of random tokens", public=False, queries=queries),
         case(
             "embed",
             "a random table and token",
             public=False,
-            table=table,
-            tokens=[tokens[0]],
+            table=table(),
+            tokens=[rng.randrange(V)],
             w=[numbers(d)],
         ),
         case(
             "one_hot_product",
-            "a random table and token",
+            "one_hot @ a random table",
             public=False,
-            table=table,
-            tokens=[tokens[-1]],
+            table=table(),
+            tokens=[rng.randrange(V)],
             w=[numbers(d)],
         ),
         case(
             "sequence",
-            "a random sequence",
+            "a random sequence with a repeated token",
             public=False,
-            table=table,
+            table=table(),
             tokens=tokens,
             w=[numbers(d) for _ in range(T)],
         ),
@@ -101,28 +114,34 @@ def hidden_cases(rng):
 # -- what a right answer gives ---------------------------------------------------------
 
 
+def _one_hot(token, V):
+    """The wants of one_hot(token, V), and a pattern for each index the 1.0 could be at."""
+    name, setup = f"one_hot({token}, {V})", f"token = {token}, vocab_size = {V}"
+    wants = [Want(f"len({name})", float(V), EXACT, setup)]
+    wants += [Want(f"{name}[{i}]", 1.0 if i == token else 0.0, EXACT, setup) for i in range(V)]
+    misplaced = [
+        Pattern(
+            {f"len({name})": float(V)}
+            | {f"{name}[{i}]": 1.0 if i == at else 0.0 for i in range(V)},
+            f"the 1.0 is at index {at} ({setup}): it belongs at index token = "
+            f"{token}, so that one_hot(token) @ table picks row token",
+            replace=True,
+        )
+        for at in range(V)
+        if at != token
+    ]
+    return wants, misplaced
+
+
 def expect(case):
     x = case["inputs"]
     if case["kind"] == "one_hot":
-        token, V = x["token"], x["V"]
-        setup = f"token = {token}, vocab_size = {V}"
-        wants = [Want("len(onehot)", float(V), EXACT, setup)]
-        wants += [Want(f"onehot[{i}]", 1.0 if i == token else 0.0, EXACT, setup) for i in range(V)]
-        # The one 1.0 at another index than token: one pattern per index it could be at.
-        misplaced = [
-            Pattern(
-                {"len(onehot)": float(V)}
-                | {f"onehot[{i}]": 1.0 if i == at else 0.0 for i in range(V)},
-                f"the 1.0 is at index {at} ({setup}): it belongs at index token = "
-                f"{token}, so that one_hot(token) @ table picks row token",
-                replace=True,
-            )
-            for at in range(V)
-            if at != token
-        ]
-        return Expectation(
-            wants, hint="1.0 at index token, 0.0 everywhere else", patterns=misplaced
-        )
+        wants, patterns = [], []
+        for token, V in x["queries"]:
+            more_wants, more_patterns = _one_hot(token, V)
+            wants += more_wants
+            patterns += more_patterns
+        return Expectation(wants, hint="1.0 at index token, 0.0 everywhere else", patterns=patterns)
 
     table, tokens, w = x["table"], x["tokens"], x["w"]
     d = len(table[0])

@@ -13,7 +13,7 @@ import math
 
 from grader.verdict import CLOSED, Expectation, Want, WantList
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day21_mlp_language_model.py"
 TITLE = "Day 21: an MLP language model"
@@ -81,30 +81,56 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: a name of 9 to 14 tokens from 10 to 27 and a block of 1 to 5; "
+    "weights of 3 to 6 tokens, 1 to 3 numbers each, 2 to 4 hidden neurons, all in [-1, 1] "
+    "to 3 decimals, and a context of distinct tokens (or a token repeated)"
+)
+
+
 def hidden_cases(rng):
     V, d, B, H = rng.randint(3, 6), rng.randint(1, 3), rng.randint(2, 3), rng.randint(2, 4)
 
     def numbers(n, spread=1.0):
-        return [round(rng.uniform(-spread, spread), 3) for _ in range(n)]
+        return [uniform(rng, -spread, spread) for _ in range(n)]
 
-    bos = V - 1
-    ids = [bos] + [rng.randrange(V - 1) for _ in range(rng.randint(2, 6))] + [bos]
-    params = {
-        "C": [numbers(d) for _ in range(V)],
-        "W1": [numbers(B * d) for _ in range(H)],
-        "b1": numbers(H, 0.5),
-        "W2": [numbers(H) for _ in range(V)],
-        "b2": numbers(V, 0.5),
-    }
+    def params():
+        return {
+            "C": [numbers(d) for _ in range(V)],
+            "W1": [numbers(B * d) for _ in range(H)],
+            "b1": numbers(H, 0.5),
+            "W2": [numbers(H) for _ in range(V)],
+            "b2": numbers(V, 0.5),
+        }
+
+    n_tokens = rng.randint(10, 27)
+    bos = n_tokens - 1
+    ids = [bos] + [rng.randrange(bos) for _ in range(rng.randint(9, 14))] + [bos]
+    a, b = rng.sample(range(V), 2)
     return [
-        case("examples", "a random name and block", public=False, ids=ids, block=B, bos=bos),
+        case(
+            "examples",
+            "a random name and block",
+            public=False,
+            ids=ids,
+            block=rng.randint(1, 5),
+            bos=bos,
+        ),
         case(
             "logits",
-            "random weights and context",
+            "random weights and a context of distinct tokens",
             public=False,
-            context=[rng.randrange(V) for _ in range(B)],
+            context=rng.sample(range(V), B),
             w=numbers(V, 2.0),
-            **params,
+            **params(),
+        ),
+        case(
+            "logits",
+            "random weights, a token repeated in the context",
+            public=False,
+            context=([a] * (B - 1) + [b]),
+            w=numbers(V, 2.0),
+            **params(),
         ),
     ]
 

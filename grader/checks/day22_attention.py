@@ -11,7 +11,7 @@ import math
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
 from . import lm
-from .cases import case, central_difference
+from .cases import case, central_difference, uniform
 
 EXERCISE = "day22_attention.py"
 TITLE = "Day 22: one head of self-attention"
@@ -66,9 +66,19 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^20 or more each: a query and 2 to 5 keys (and values) of width 2, 4 or 8, and "
+    "upstream weights, all in [-1.5, 1.5] to 3 decimals"
+)
+
+
 def hidden_cases(rng):
     def vec(d):
-        return [round(rng.uniform(-1.5, 1.5), 3) for _ in range(d)]
+        return [uniform(rng, -1.5, 1.5) for _ in range(d)]
+
+    def head(d, t):
+        keys, values = [vec(d) for _ in range(t)], [vec(d) for _ in range(t)]
+        return {"q": vec(d), "keys": keys, "values": values, "w": vec(d)}
 
     d, t = rng.choice([2, 4, 8]), rng.randint(2, 5)
     return [
@@ -80,14 +90,12 @@ def hidden_cases(rng):
             keys=[vec(d) for _ in range(t)],
             w=vec(t),
         ),
+        case("head", "random query, keys and values", public=False, **head(d, t)),
         case(
             "head",
-            "random query, keys and values",
+            "another random width and length",
             public=False,
-            q=vec(d),
-            keys=[vec(d) for _ in range(t)],
-            values=[vec(d) for _ in range(t)],
-            w=vec(d),
+            **head(rng.choice([2, 4, 8]), rng.randint(1, 5)),
         ),
     ]
 

@@ -9,7 +9,7 @@ import math
 
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
-from .cases import case, central_difference
+from .cases import case, central_difference, uniform
 
 EXERCISE = "day23_multi_head.py"
 TITLE = "Day 23: multi-head attention"
@@ -68,28 +68,60 @@ def public_cases():
             weights=[0.5, -1.0, 2.0, 0.0, 1.0, -0.5, 1.5, 1.0],
         ),
         case(
-            "uneven", "a width that does not split into the heads raises ValueError", d=6, n_head=4
+            "uneven",
+            "a width that does not split into the heads raises ValueError",
+            q=[0.0, 0.1, 0.2, 0.3, 0.4, 0.5],
+            keys=[[0.0, 0.1, 0.2, 0.3, 0.4, 0.5]],
+            values=[[0.0, 0.1, 0.2, 0.3, 0.4, 0.5]],
+            n_head=4,
         ),
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^30 or more each: a query, 2 to 4 keys and values of width 8 (or 5 to 15 for a width "
+    "that does not split) and weights, all in [-1.5, 1.5] to 3 decimals; 2 or 4 heads"
+)
+
+
 def hidden_cases(rng):
     def vec(d):
-        return [round(rng.uniform(-1.5, 1.5), 3) for _ in range(d)]
+        return [uniform(rng, -1.5, 1.5) for _ in range(d)]
 
-    d, n_head, n_pos = 8, rng.choice([2, 4]), rng.randint(2, 4)
+    def vectors(d, n_pos):
+        return {
+            "q": vec(d),
+            "keys": [vec(d) for _ in range(n_pos)],
+            "values": [vec(d) for _ in range(n_pos)],
+        }
+
+    n_head = rng.choice([2, 4])
+    uneven_heads = rng.choice([2, 3, 4])
+    uneven_width = rng.choice([d for d in range(5, 16) if d % uneven_heads])
     return [
         case(
             "attend",
             "random heads, keys and values",
             public=False,
-            q=vec(d),
-            keys=[vec(d) for _ in range(n_pos)],
-            values=[vec(d) for _ in range(n_pos)],
             n_head=n_head,
-            weights=vec(d),
+            weights=vec(8),
+            **vectors(8, rng.randint(2, 4)),
         ),
-        case("uneven", "another width that does not split", public=False, d=10, n_head=4),
+        case(
+            "attend",
+            "random vectors, one position",
+            public=False,
+            n_head=6 - n_head,
+            weights=vec(8),
+            **vectors(8, 1),
+        ),
+        case(
+            "uneven",
+            "a random width that does not split into the heads",
+            public=False,
+            n_head=uneven_heads,
+            **vectors(uneven_width, rng.randint(1, 3)),
+        ),
     ]
 
 
@@ -153,7 +185,7 @@ def _gradients(inputs):
 def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "uneven":
-        setup = f"{inputs['d']} numbers, n_head = {inputs['n_head']}"
+        setup = f"q = {inputs['q']} ({len(inputs['q'])} numbers), n_head = {inputs['n_head']}"
         want = Want(
             "raised ValueError",
             1.0,

@@ -12,7 +12,7 @@ import math
 from grader.verdict import CLOSED, Expectation, Want
 
 from . import lm
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day24_rmsnorm_residual.py"
 TITLE = "Day 24: RMSNorm and the residual connection"
@@ -67,21 +67,45 @@ def public_cases():
     ]
 
 
-def hidden_cases(rng):
-    def vec(n, spread=2.0):
-        return [round(rng.uniform(-spread, spread), 3) for _ in range(n)]
+HIDDEN_SPACE = (
+    "≈10^12 or more each: 3 to 8 numbers in [-2, 2] to 3 decimals (or tiny ones to 6) with "
+    "eps in [0.01, 1] to 3 decimals (or [10^-6, 10^-4]); a random tanh block around them"
+)
 
-    n = rng.choice([3, 5, 8])
+
+def hidden_cases(rng):
+    def vec(n, spread=2.0, places=3):
+        return [uniform(rng, -spread, spread, places) for _ in range(n)]
+
+    def n():
+        return rng.randint(3, 8)
+
+    m, k, r = n(), n(), n()
     return [
-        case("rmsnorm", "random vector", public=False, x=vec(n), w=vec(n), eps=1e-5),
+        case(
+            "rmsnorm",
+            "a random vector, a random eps",
+            public=False,
+            x=vec(m),
+            w=vec(m),
+            eps=uniform(rng, 0.01, 1.0) or 0.5,
+        ),
+        case(
+            "rmsnorm",
+            "a tiny random vector: eps matters",
+            public=False,
+            x=vec(k, 0.003, 6),
+            w=vec(k),
+            eps=uniform(rng, 1e-6, 1e-4, 9),
+        ),
         case(
             "residual",
             "random block",
             public=False,
-            x=vec(n),
-            a=vec(n, 1.0),
-            b=round(rng.uniform(-1, 1), 3),
-            w=vec(n),
+            x=vec(r),
+            a=vec(r, 1.0),
+            b=uniform(rng, -1, 1),
+            w=vec(r),
         ),
     ]
 

@@ -74,13 +74,25 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: the model's weights drawn from one of 10^9 seeds, and a random "
+    "name of 2 to 6 letters (or a fixed one on two layers)"
+)
+
+
 def hidden_cases(rng):
-    tokens = [4] + [rng.randrange(4) for _ in range(rng.randint(2, 5))] + [4]
+    def name(shortest, longest):
+        return [4] + [rng.randrange(4) for _ in range(rng.randint(shortest, longest))] + [4]
+
+    def seed():
+        return rng.randrange(10**9)
+
     return [
-        _case("a random name on a random model", rng.randrange(10**6), tokens, public=False),
+        _case("a random name on a random model", seed(), name(2, 5), public=False),
+        _case("a longer random name on a random model", seed(), name(5, 6), public=False),
         _case(
             "two layers: loop over every layer",
-            rng.randrange(10**6),
+            seed(),
             [4, 2, 0, 1, 4],
             public=False,
             n_layer=2,

@@ -12,7 +12,7 @@ import math
 from grader.runners.day26_training_gpt import SMALL, picked
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case
+from .cases import case, uniform
 
 EXERCISE = "day26_training_gpt.py"
 TITLE = "Day 26: training microGPT with Adam and a decaying learning rate"
@@ -78,10 +78,17 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^12 or more each: a step of a run of 10 to 10^6 steps and a rate in [0.001, 0.1] to "
+    "6 decimals; 2 to 4 parameters, 3 steps of gradients and the betas, all random; a "
+    "model from one of 10^9 seeds trained on 2 random names"
+)
+
+
 def hidden_cases(rng):
     n = rng.randint(2, 4)
     names = [[4] + [rng.randrange(4) for _ in range(rng.randint(1, 4))] + [4] for _ in range(2)]
-    steps = rng.randint(10, 200)
+    steps = rng.randint(10, 10**6)
     return [
         case(
             "lr",
@@ -89,23 +96,23 @@ def hidden_cases(rng):
             public=False,
             step=rng.randrange(steps),
             steps=steps,
-            lr=round(rng.uniform(0.001, 0.1), 4),
+            lr=uniform(rng, 0.001, 0.1, 6),
         ),
         case(
             "adam",
             "random gradients",
             public=False,
-            data=[round(rng.uniform(-1, 1), 3) for _ in range(n)],
-            grads=[[round(rng.uniform(-2, 2), 3) for _ in range(n)] for _ in range(3)],
-            lr=0.01,
-            beta1=0.85,
-            beta2=0.99,
+            data=[uniform(rng, -1, 1) for _ in range(n)],
+            grads=[[uniform(rng, -2, 2) for _ in range(n)] for _ in range(3)],
+            lr=uniform(rng, 0.001, 0.1),
+            beta1=uniform(rng, 0.8, 0.95),
+            beta2=uniform(rng, 0.95, 0.999),
         ),
         case(
             "train",
             "random names",
             public=False,
-            seed=rng.randint(0, 99),
+            seed=rng.randrange(10**9),
             names=names,
             steps=len(names),
             lr=0.02,

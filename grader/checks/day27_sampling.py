@@ -9,7 +9,7 @@ equal maxima, BOS kept in the name, no stop at the block's end) are recognised.
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from . import lm
-from .cases import case
+from .cases import boundary_row, case, uniform
 
 EXERCISE = "day27_sampling.py"
 TITLE = "Day 27: sampling with temperature"
@@ -80,36 +80,71 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^12 or more each: 3 to 7 logits in [-3, 3] to 3 decimals with T in [0.2, 3] to 3 "
+    "and u to 4 decimals (or exactly on a running total of k / 4096, or equal maxima at "
+    "T = 0); names sampled from a random 4 x 4 table and per-position shift"
+)
+
+
+def _ties(rng, z):
+    """z with its maximum copied to a later index: equal maxima."""
+    z = list(z)
+    first, later = sorted(rng.sample(range(len(z)), 2))
+    z[first] = z[later] = max(z) + 0.5
+    return z
+
+
+def _random_sample(rng, T):
+    """A name's inputs that end with BOS and whose draws change with the position, so
+    keeping BOS or ignoring the position shows."""
+    while True:
+        size = rng.randint(4, 8)
+        inputs = {
+            "table": [[uniform(rng, -2, 2) for _ in range(4)] for _ in range(4)],
+            "shift": [[uniform(rng, -3, 3) for _ in range(4)] for _ in range(size)],
+            "bos": 3,
+            "block_size": size,
+            "T": T,
+            "us": [round(rng.random(), 4) for _ in range(size)],
+        }
+        name = _sample(inputs)
+        ends = _sample(inputs, keep_bos=True) != name
+        if ends and name != _sample({**inputs, "shift": [inputs["shift"][0]] * size}):
+            return inputs
+
+
 def hidden_cases(rng):
-    z = [round(rng.uniform(-3, 3), 3) for _ in range(rng.randint(3, 7))]
-    size = rng.randint(4, 9)
+    def logits():
+        return [uniform(rng, -3, 3) for _ in range(rng.randint(3, 7))]
+
+    z = logits()
+    edge_probs, edge_u = boundary_row(rng, rng.randint(3, 7))
     return [
-        case(
-            "probs",
-            "random logits and temperature",
-            public=False,
-            z=z,
-            T=round(rng.uniform(0.2, 3.0), 3),
-        ),
+        case("probs", "random logits and temperature", public=False, z=z, T=uniform(rng, 0.2, 3.0)),
         case("draw", "a random spin", public=False, probs=lm.softmax(z), u=round(rng.random(), 4)),
+        case("draw", "u exactly on a random boundary", public=False, probs=edge_probs, u=edge_u),
         case(
             "next",
             "a random draw",
             public=False,
-            z=z,
-            T=round(rng.uniform(0.3, 2.0), 3),
+            z=logits(),
+            T=uniform(rng, 0.3, 2.0),
+            u=round(rng.random(), 4),
+        ),
+        case(
+            "next",
+            "temperature 0 with random equal maxima",
+            public=False,
+            z=_ties(rng, logits()),
+            T=0.0,
             u=round(rng.random(), 4),
         ),
         case(
             "sample",
             "a random name",
             public=False,
-            table=TABLE,
-            shift=_shift(size),
-            bos=3,
-            block_size=size,
-            T=round(rng.uniform(0.5, 1.5), 2),
-            us=[round(rng.random(), 4) for _ in range(size)],
+            **_random_sample(rng, uniform(rng, 0.5, 1.5, 2)),
         ),
     ]
 

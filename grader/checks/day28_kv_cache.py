@@ -49,12 +49,27 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: the model's weights drawn from one of 10^9 seeds, and a random "
+    "sequence of 3 to 7 tokens after BOS"
+)
+
+
 def hidden_cases(rng):
-    tokens = [4] + [rng.randrange(4) for _ in range(rng.randint(2, 6))]
-    seed = rng.randrange(10**6)
+    def tokens():
+        return [4] + [rng.randrange(4) for _ in range(rng.randint(3, 7))]
+
+    seed, sequence = rng.randrange(10**9), tokens()
     return [
-        _case("without", "a random sequence without a cache", seed, tokens, public=False),
-        _case("with", "a random sequence with a cache", seed, tokens, public=False),
+        _case("without", "a random sequence without a cache", seed, sequence, public=False),
+        _case("with", "a random sequence with a cache", seed, sequence, public=False),
+        _case(
+            "with",
+            "another random sequence with a cache",
+            rng.randrange(10**9),
+            tokens(),
+            public=False,
+        ),
     ]
 
 

@@ -50,11 +50,20 @@ def public_cases():
     ]
 
 
+HIDDEN_SPACE = (
+    "≈10^9 or more each: the model's weights drawn from one of 10^9 seeds and 2 or 3 random "
+    "names of 1 to 6 letters; a loss in [0.5, 4] to 9 decimals"
+)
+
+
 def hidden_cases(rng):
-    docs = [[4] + [rng.randrange(4) for _ in range(rng.randint(1, 6))] + [4] for _ in range(3)]
+    def names(n):
+        return [[4] + [rng.randrange(4) for _ in range(rng.randint(1, 6))] + [4] for _ in range(n)]
+
     return [
-        _loss_case("three random names", rng.randrange(10**6), docs, public=False),
-        case("measures", "a random loss", public=False, loss=round(rng.uniform(0.5, 4.0), 4)),
+        _loss_case("three random names", rng.randrange(10**9), names(3), public=False),
+        _loss_case("two random names", rng.randrange(10**9), names(2), public=False),
+        case("measures", "a random loss", public=False, loss=round(rng.uniform(0.5, 4.0), 9)),
     ]
 
 

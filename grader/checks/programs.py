@@ -9,8 +9,8 @@ learner's mistake) and the program written as a learner would write it.
 
 import math
 
-from grader.runners.programs import BINARY
-from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want, fmt
+from grader.runners.programs import BINARY, CONSTANT, ancestors
+from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want, WantOrder, fmt
 
 __all__ = [
     "RULES",
@@ -18,9 +18,13 @@ __all__ = [
     "output_value",
     "leaf_gradients",
     "buggy_gradients",
+    "depth_first_order",
+    "catches",
     "BUG_ADVICE",
     "describe",
     "expect_program",
+    "order_graph",
+    "expect_order",
 ]
 
 
@@ -76,18 +80,44 @@ def leaf_gradients(program):
     return [forward(program, i)[1][-1] for i in range(len(program["leaves"]))]
 
 
-def buggy_gradients(program, bug):
+def _children(program, node):
+    """The program nodes `node` was made from, in operand order."""
+    n_leaves = len(program["leaves"])
+    if node < n_leaves:
+        return []
+    op = program["ops"][node - n_leaves]
+    return [op[1], op[2]] if op[0] in BINARY else [op[1]]
+
+
+def depth_first_order(program):
+    """The ops in the order the lesson's recursive topological sort lists their nodes."""
+    n_leaves, root = len(program["leaves"]), len(program["leaves"]) + len(program["ops"]) - 1
+    order, seen, stack = [], set(), [(root, False)]
+    while stack:  # a post-order walk, children in operand order, without recursion
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+        elif node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            stack += [(c, False) for c in reversed(_children(program, node))]
+    return [i - n_leaves for i in order if i >= n_leaves]
+
+
+def buggy_gradients(program, bug, order=None):
     """Leaf gradients as a backward pass with one planted `bug` would compute them.
 
-    `bug` is (op name, mode) with mode "assign" (= for +=), "no_upstream" (out.grad
-    dropped), "flip" (sign), "swap" (mul gives each input its own data), "empty";
-    or ("backward", "no_seed") / ("backward", "forward_order").
+    `bug` is (op name, mode) with mode "assign" (= for +=), "assign_self" (= for += on
+    the first operand only), "no_upstream" (out.grad dropped), "flip" (sign), "swap" (mul
+    gives each input its own data), "empty"; or ("backward", "no_seed") /
+    ("backward", "forward_order"). `order`: the ops in topological order (default: as
+    the program lists them); backward runs it reversed.
     """
     vals = forward(program)[0]
     n_leaves, ops = len(program["leaves"]), program["ops"]
     grads = [0.0] * len(vals)
     grads[-1] = 0.0 if bug == ("backward", "no_seed") else 1.0
-    indices = range(len(ops))
+    indices = list(range(len(ops)) if order is None else order)
     if bug != ("backward", "forward_order"):
         indices = reversed(indices)
     for k in indices:
@@ -98,7 +128,7 @@ def buggy_gradients(program, bug):
         if name == "*" and bug == ("*", "swap"):
             pairs = [(op[1], vals[op[1]]), (op[2], vals[op[2]])]
         mode = bug[1] if bug[0] == name else None
-        for child, local in pairs:
+        for position, (child, local) in enumerate(pairs):
             share = local * upstream
             if mode == "no_upstream":
                 share = local
@@ -106,16 +136,32 @@ def buggy_gradients(program, bug):
                 share = -share
             elif mode == "empty":
                 share = 0.0
-            if mode == "assign":
+            if mode == "assign" or (mode == "assign_self" and position == 0):
                 grads[child] = share
             else:
                 grads[child] += share
     return grads[:n_leaves]
 
 
+def catches(program, bugs, margin=1e-3):
+    """True when every planted bug of `bugs` moves some leaf gradient by more than `margin`
+    (relative), whether backward walks the ops as listed or in the lesson's depth-first
+    order: a case drawn to catch them does, whatever the learner's valid order."""
+    right = leaf_gradients(program)
+    orders = [None, depth_first_order(program)]
+    for bug in bugs:
+        for order in orders:
+            wrong = buggy_gradients(program, bug, order)
+            if all(abs(w - r) <= margin * max(1.0, abs(r)) for w, r in zip(wrong, right)):
+                return False
+    return True
+
+
 BUG_ADVICE = {
     "assign": "_backward of {op} seems to set .grad with `=`; gradients must accumulate "
     "with `+=`, so a Value used twice collects both shares",
+    "assign_self": "_backward of {op} seems to set self.grad with `=`; gradients must "
+    "accumulate with `+=`, so a Value used twice collects both shares",
     "no_upstream": "_backward of {op} seems to ignore out.grad; multiply the local "
     "derivative by out.grad (the chain rule)",
     "flip": "the sign in _backward of {op} looks flipped",
@@ -166,3 +212,34 @@ def expect_program(program, modes, tol=CLOSED):
         match = {f"{n}.grad": g for (n, _), g in zip(program["leaves"], bugged)}
         patterns.append(Pattern(match, BUG_ADVICE[mode].format(op=target), tol))
     return Expectation(wants, patterns=patterns)
+
+
+def order_graph(program):
+    """(children of every node, the nodes the output needs, the output) of the case's node
+    list as the child sends an order against it (runners.programs.case_nodes): the
+    program's nodes, then the constant Value of each +c/*c op, in op order."""
+    n_leaves, ops = len(program["leaves"]), program["ops"]
+    children = [[] for _ in range(n_leaves)]
+    constant = n_leaves + len(ops)
+    made_of = {}
+    for k, op in enumerate(ops):
+        if op[0] in BINARY:
+            children.append([op[1], op[2]])
+        elif op[0] in CONSTANT:
+            children.append([op[1], constant])
+            made_of[n_leaves + k] = constant
+            constant += 1
+        else:
+            children.append([op[1]])
+    children += [[] for _ in made_of]
+    assert len(children) <= 8190, "an order is sent in 13-bit positions (runners/lists.py)"
+    needed = ancestors(program)
+    needed |= {made_of[i] for i in needed if i in made_of}
+    return children, sorted(needed), n_leaves + len(ops) - 1
+
+
+def expect_order(program, setup, advice=None, hint=""):
+    """What every "order" case expects: a topological order of the program's graph."""
+    children, needed, root = order_graph(program)
+    want = WantOrder("order", children, needed, root, setup, dict(advice or {}))
+    return Expectation([want], hint=hint)

@@ -1,6 +1,6 @@
 """Child side of day 1: call forward_difference, central_difference and partial_derivative.
 
-Sends each estimated slope, and 1.0/0.0 for "the inputs list came back unchanged".
+Sends each estimated slope, and the inputs list as it is after the calls.
 """
 
 import math
@@ -26,5 +26,6 @@ def run(module, case):
     values = {}
     for i, name in enumerate("abc"):
         values[f"d/d{name}"] = module.partial_derivative(lambda a, b, c: a * b + c, given, i)
-    values["inputs unchanged"] = 1.0 if given == point else 0.0
+    for i, x in enumerate(given):
+        values[f"inputs[{i}] afterwards"] = x
     return values

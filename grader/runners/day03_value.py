@@ -1,5 +1,6 @@
-"""Child side of day 3: build Values and read back .data, 1.0/0.0 flags for _prev and _op,
-and the text of `expression(v)` as character codes (at most MAX_TEXT of them).
+"""Child side of day 3: build Values and read back .data, ._op as text, ._prev as the names
+of the case's Values it holds ("V" for another Value, "?" for anything else), and the text
+of `expression(v)` as character codes (at most MAX_TEXT of them).
 """
 
 from . import MAX_TEXT
@@ -7,8 +8,31 @@ from .lists import flatten_text
 from .programs import BINARY, OPS
 
 
-def _flag(condition):
-    return 1.0 if condition else 0.0
+def _names(V, items, known):
+    """Each item's name in `known` ({name: Value}), "V" for another V, "?" for the rest."""
+    by_id = {id(v): name for name, v in known.items()}
+    return "".join(by_id.get(id(x), "V" if type(x) is V else "?") for x in items)
+
+
+def _node(V, prefix, out, known, any_order=False):
+    """out.data, out._op as text and out._prev as names, under `prefix`.
+
+    With `any_order` the names go sorted: the order of the children is the learner's choice.
+    """
+    names = _names(V, tuple(out._prev)[:MAX_TEXT], known)
+    values = {f"{prefix}.data": out.data}
+    if isinstance(out._op, str):
+        values.update(flatten_text(f"{prefix}._op", out._op[:MAX_TEXT]))
+    values.update(flatten_text(f"{prefix}._prev", sorted(names) if any_order else names))
+    return values
+
+
+NUMBERS = {
+    "a + n": lambda a, n: a + n,
+    "a * n": lambda a, n: a * n,
+    "n + a": lambda a, n: n + a,
+    "n * a": lambda a, n: n * a,
+}
 
 
 def run(module, case):
@@ -16,49 +40,24 @@ def run(module, case):
     if kind == "binary":
         a, b = V(inp["a"]), V(inp["b"])
         out = a + b if inp["op"] == "+" else a * b
-        prev = tuple(out._prev)
-        return {
-            "data": out.data,
-            "op is right": _flag(out._op == inp["op"]),
-            "children are (a, b)": _flag(len(prev) == 2 and prev[0] is a and prev[1] is b),
-        }
+        return _node(V, "out", out, {"a": a, "b": b})
     if kind == "numbers":
         values = {}
-        for text in ("a + n", "a * n", "n + a", "n * a"):
-            a = V(inp["a"])
-            n = inp["n"]
-            if text == "a + n":
-                out = a + n
-            elif text == "a * n":
-                out = a * n
-            elif text == "n + a":
-                out = n + a
-            else:
-                out = n * a
-            prev = tuple(out._prev)
-            wrapped = [p for p in prev if p is not a]
-            values[f"{text}: data"] = out.data
-            values[f"{text}: a is a child"] = _flag(any(p is a for p in prev))
-            values[f"{text}: the number is a Value child"] = _flag(
-                len(prev) == 2
-                and len(wrapped) == 1
-                and isinstance(wrapped[0], V)
-                and wrapped[0].data == n
-            )
+        for text, make in NUMBERS.items():
+            a = V(inp["a"])  # a fresh a for each expression
+            out = make(a, inp["n"])
+            values.update(_node(V, f"({text})", out, {"a": a}, any_order=True))
+            wrapped = [p for p in tuple(out._prev) if p is not a and type(p) is V]
+            if wrapped:
+                values[f"({text}): the number's Value .data"] = wrapped[0].data
         return values
     if kind == "chain":
         a, b, c, f = (V(inp[k]) for k in "abcf")
         e = a * b
         d = e + c
         L = d * f
-        return {
-            "e.data": e.data,
-            "d.data": d.data,
-            "L.data": L.data,
-            "L is made of (d, f) by *": _flag(L._op == "*" and tuple(L._prev) == (d, f)),
-            "d is made of (e, c) by +": _flag(d._op == "+" and tuple(d._prev) == (e, c)),
-            "e is made of (a, b) by *": _flag(e._op == "*" and tuple(e._prev) == (a, b)),
-        }
+        known = {"a": a, "b": b, "c": c, "d": d, "e": e, "f": f, "L": L}
+        return {**_node(V, "e", e, known), **_node(V, "d", d, known), **_node(V, "L", L, known)}
     nodes = [V(x, label=name) for name, x in inp["leaves"]]
     for op in inp["ops"]:
         x = nodes[op[1]]

@@ -1,9 +1,10 @@
-"""Child side of day 6: call topological_order() on a built graph and send counts of what is
-wrong with the order (length, distinct, missing, late children, output last); or run a
+"""Child side of day 6: call topological_order() on a built graph and send where each node
+it returned stands in the case's node list (the trusted side judges the order); or run a
 whole program through backward() and send its leaf gradients.
 """
 
-from .programs import ancestors, build, order_report, run_program
+from .lists import pack_positions, positions
+from .programs import build, case_nodes, run_program
 
 
 def run(module, case):
@@ -11,7 +12,6 @@ def run(module, case):
         return run_program(module, case)
     program = case["inputs"]["program"]
     nodes = build(module.Value, program)
-    needed = [nodes[i] for i in sorted(ancestors(program))]
     order = list(nodes[-1].topological_order())
-    # Children of each node are read from the graph the checks built, not from the order.
-    return order_report(order, nodes, needed, nodes[-1], lambda v: getattr(v, "_prev", ()))
+    known = case_nodes(nodes, program, lambda v: getattr(v, "_prev", ()))
+    return pack_positions("order", positions(order, known), 4 * len(known) + 16)

@@ -1,9 +1,11 @@
 """Child side of day 8: set out.grad, call out._backward() of pow, exp, tanh and relu.
 
-Sends x.grad of each operation, the count of ops other than +, * and ** in -a, a - b
-and a / b, and whole programs through backward().
+Sends x.grad of each operation, the ops that -a, a - b and a / b are made of (as text),
+and whole programs through backward().
 """
 
+from . import MAX_TEXT
+from .lists import flatten_text
 from .programs import OPS, run_program
 
 
@@ -15,7 +17,7 @@ def run(module, case):
         a, b = V(inputs["a"]), V(inputs["b"])
         values = {}
         for name, out in (("-a", -a), ("a - b", a - b), ("a / b", a / b)):
-            values[f"{name}: other ops"] = float(len(_foreign_ops(out)))
+            values.update(flatten_text(f"the ops of {name}", _ops(out)[:MAX_TEXT]))
         return values
     values = {}
     for i, s in enumerate(inputs["ops"]):
@@ -28,16 +30,15 @@ def run(module, case):
     return values
 
 
-def _foreign_ops(out):
-    """The ops in the graph of `out` that are not +, *, ** or a leaf."""
-    seen, stack, foreign = set(), [out], []
+def _ops(out):
+    """The ops in the graph of `out`, each once, sorted, as "op op": "**" without its number."""
+    seen, stack, ops = set(), [out], set()
     while stack:
         v = stack.pop()
         if id(v) in seen:
             continue
         seen.add(id(v))
         op = str(v._op)
-        if op not in ("", "+", "*") and not op.startswith("**"):
-            foreign.append(op)
+        ops.add("**" if op.startswith("**") else op)
         stack.extend(v._prev)
-    return foreign
+    return " ".join(sorted(ops - {""}))

@@ -1,4 +1,4 @@
-"""Child side of day 20: call one_hot, or embed / embed_one_hot / embed_sequence on a table of
+"""Child side of day 20: call one_hot on each (token, V) of the case, or embed / embed_one_hot / embed_sequence on a table of
 Values and backward through sum_t w_t . e_t; send the vectors and the table's gradients.
 """
 
@@ -6,9 +6,12 @@ Values and backward through sum_t w_t . e_t; send the vectors and the table's gr
 def run(module, case):
     x = case["inputs"]
     if case["kind"] == "one_hot":
-        hot = list(module.one_hot(x["token"], x["V"]))
-        out = {"len(onehot)": len(hot)}
-        out.update({f"onehot[{i}]": h for i, h in enumerate(hot)})
+        out = {}
+        for token, V in x["queries"]:
+            name = f"one_hot({token}, {V})"
+            hot = list(module.one_hot(token, V))
+            out[f"len({name})"] = len(hot)
+            out.update({f"{name}[{i}]": h for i, h in enumerate(hot)})
         return out
 
     from engine import Value

@@ -8,10 +8,11 @@ def run(module, case):
 
     inputs = case["inputs"]
     if case["kind"] == "uneven":
-        d = inputs["d"]
-        vec = [Value(0.1 * i) for i in range(d)]
+        q = [Value(x) for x in inputs["q"]]
+        keys = [[Value(x) for x in k] for k in inputs["keys"]]
+        values = [[Value(x) for x in v] for v in inputs["values"]]
         try:
-            module.multi_head_attention(vec, [vec], [vec], inputs["n_head"])
+            module.multi_head_attention(q, keys, values, inputs["n_head"])
         except ValueError:
             return {"raised ValueError": 1.0}
         return {"raised ValueError": 0.0}

@@ -1,9 +1,10 @@
 """Child side of day 29: build the case's program from engine's Value, call the learner's
-topological_order (and send what the order looks like: its length, distinct and missing
-nodes, children placed late, the root last) or backward (and send the gradients).
+topological_order (and send where each node it returned stands in the case's node list:
+the trusted side judges the order) or backward (and send the gradients).
 """
 
-from .programs import ancestors, build, order_report
+from .lists import pack_positions, positions
+from .programs import build, case_nodes
 
 
 def run(module, case):
@@ -14,8 +15,8 @@ def run(module, case):
     root = nodes[-1]
     if case["kind"] == "order":
         order = list(module.topological_order(root))
-        needed = [nodes[i] for i in sorted(ancestors(program))]
-        return order_report(order, order, needed, root, lambda v: getattr(v, "_children", ()))
+        known = case_nodes(nodes, program, lambda v: v._children)
+        return pack_positions("order", positions(order, known), 4 * len(known) + 16)
     calls = 2 if case["kind"] == "twice" else 1
     for _ in range(calls):
         module.backward(root)

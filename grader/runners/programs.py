@@ -8,7 +8,7 @@ The trusted side knows the same programs' exact values and gradients
 (grader/checks/programs.py); this side only builds and reads them.
 """
 
-__all__ = ["OPS", "BINARY", "build", "ancestors", "run_program", "order_report"]
+__all__ = ["OPS", "BINARY", "CONSTANT", "build", "ancestors", "case_nodes", "run_program"]
 
 OPS = {
     "+": lambda x, y: x + y,
@@ -24,6 +24,7 @@ OPS = {
     "relu": lambda x: x.relu(),
 }
 BINARY = frozenset({"+", "*", "-", "/"})
+CONSTANT = frozenset({"+c", "*c"})  # x + 0.1 makes Value(0.1): a node of the graph too
 
 
 def build(Value, program):
@@ -54,6 +55,21 @@ def ancestors(program):
     return keep
 
 
+def case_nodes(nodes, program, children):
+    """The case's node list: the program's nodes, then the Value each +c/*c op made of its
+    number, in op order (None where the graph holds none): what an order is sent against.
+
+    `children(v)` reads a node's children from the graph as built.
+    """
+    n_leaves, extra = len(program["leaves"]), []
+    for k, op in enumerate(program["ops"]):
+        if op[0] in CONSTANT:
+            x = nodes[op[1]]
+            made = [c for c in children(nodes[n_leaves + k]) if c is not x]
+            extra.append(made[0] if made else None)
+    return list(nodes) + extra
+
+
 def run_program(module, case):
     """Every "program" case: build, call backward(), read the leaf grads."""
     program = case["inputs"]["program"]
@@ -63,30 +79,3 @@ def run_program(module, case):
     values["out.data"] = nodes[-1].data
     values["out.grad"] = nodes[-1].grad
     return values
-
-
-def order_report(order, parents, needed, root, children):
-    """What a learner's topological `order` looks like, as numbers the judge can check.
-
-    `parents`: the nodes whose children are compared with them; `children(v)`: a node's
-    children as the graph holds them (never as the order says).
-    """
-    position = {}
-    for k, v in enumerate(order):
-        position.setdefault(id(v), k)
-    late = 0
-    for v in parents:
-        for child in children(v):
-            if (
-                id(child) in position
-                and id(v) in position
-                and position[id(child)] > position[id(v)]
-            ):
-                late += 1
-    return {
-        "length": len(order),
-        "distinct": len(position),
-        "missing": sum(1 for v in needed if id(v) not in position),
-        "children after their parent": late,
-        "output is last": 1.0 if order and order[-1] is root else 0.0,
-    }

@@ -12,31 +12,55 @@ from grader.checks import check_module, judge_case, runner_module
 from grader.runners import execute
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions"
+SEEDS = (0, 1, 2)  # the hidden cases of each must catch every planted bug on their own
+
+
+def load_source(exercise, source):
+    """`source` as the module `exercise` names, run in process (our own files only)."""
+    module = types.ModuleType(exercise[:-3])
+    exec(compile(source, exercise, "exec"), module.__dict__)
+    return module
+
+
+def judge_cases(exercise, module, cases):
+    """[(passed, message), ...] for `cases` run on `module`."""
+    check, runner = check_module(exercise), runner_module(exercise)
+    return [
+        judge_case(check, case, execute(runner, module, case, exercise), exercise) for case in cases
+    ]
 
 
 def run_all(exercise, source, seeds=(0, 1)):
     """[(passed, message), ...] for the public cases and the hidden ones of each seed."""
-    check = check_module(exercise)
-    module = types.ModuleType(exercise[:-3])
-    exec(compile(source, exercise, "exec"), module.__dict__)
+    check, module = check_module(exercise), load_source(exercise, source)
     results = []
     for seed in seeds:
-        for case in check.public_cases() + check.hidden_cases(random.Random(seed)):
-            outcome = execute(runner_module(exercise), module, case, exercise)
-            results.append(judge_case(check, case, outcome, exercise))
+        cases = check.public_cases() + check.hidden_cases(random.Random(seed))
+        results += judge_cases(exercise, module, cases)
     return results
+
+
+def mutant_source(exercise, old, new):
+    """The reference with its first `old` replaced by `new`."""
+    source = (SOLUTIONS / exercise).read_text()
+    assert old in source, f"the mutation {old!r} no longer applies to solutions/{exercise}"
+    return source.replace(old, new, 1)
 
 
 def mutant_failures(exercise, old, new):
     """The failure messages for the reference with its first `old` replaced by `new`."""
-    source = (SOLUTIONS / exercise).read_text()
-    assert old in source, f"the mutation {old!r} no longer applies to solutions/{exercise}"
-    return [
-        message for passed, message in run_all(exercise, source.replace(old, new, 1)) if not passed
-    ]
+    results = run_all(exercise, mutant_source(exercise, old, new))
+    return [message for passed, message in results if not passed]
 
 
-def reference_failures(exercise):
+def hidden_failures(exercise, source, seed):
+    """The failure messages of the hidden cases of `seed` alone: what the grade counts."""
+    cases = check_module(exercise).hidden_cases(random.Random(seed))
+    results = judge_cases(exercise, load_source(exercise, source), cases)
+    return [message for passed, message in results if not passed]
+
+
+def reference_failures(exercise, seeds=(0, 1)):
     """The failure messages for the unchanged reference (none, when the checks are right)."""
     source = (SOLUTIONS / exercise).read_text()
-    return [message for passed, message in run_all(exercise, source) if not passed]
+    return [message for passed, message in run_all(exercise, source, seeds) if not passed]

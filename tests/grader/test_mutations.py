@@ -1,13 +1,22 @@
 """Planted bugs in each reference must lose marks, and the feedback must name the bug.
 
 One table, keyed by exercise: each mutant is the course's own reference with one piece of
-text (found exactly once) replaced. They run in process (tests/grader/mutants.py): no
-learner code here.
+text (found exactly once) replaced. The grade counts hidden cases only, so every mutant
+must fail a hidden case under each of several seeds, and some message (public or
+hidden) must name the bug. They run in process (tests/grader/mutants.py): no learner
+code here.
 """
 
 import pytest
 
-from .mutants import SOLUTIONS, mutant_failures, reference_failures
+from .mutants import (
+    SEEDS,
+    SOLUTIONS,
+    hidden_failures,
+    mutant_failures,
+    mutant_source,
+    reference_failures,
+)
 
 # exercise: [(old text, new text, what the bug is, a phrase the feedback should contain)]
 MUTANTS = {
@@ -52,6 +61,12 @@ MUTANTS = {
         ),
     ],
     "day06_backward.py": [
+        (
+            "self.grad += out.grad\n",
+            "self.grad = out.grad\n",
+            "= for += in the + the day 6 file carries",
+            "+=",
+        ),
         (
             "self.grad += (1.0 - t * t) * out.grad",
             "self.grad = (1.0 - t * t) * out.grad",
@@ -389,9 +404,12 @@ def test_a_planted_bug_loses_marks_and_is_named(exercise, old, new, bug, phrase)
     assert any(phrase in m for m in failures), (
         f"{bug}: no message mentions {phrase!r}: {failures[:3]}"
     )
+    source = mutant_source(exercise, old, new)
+    survived = [seed for seed in SEEDS if not hidden_failures(exercise, source, seed)]
+    assert not survived, f"{bug}: every hidden case passes under seeds {survived}"
 
 
 @pytest.mark.parametrize("exercise", sorted(MUTANTS))
 def test_the_unmutated_reference_passes(exercise):
-    failures = reference_failures(exercise)
+    failures = reference_failures(exercise, SEEDS)
     assert not failures, failures
