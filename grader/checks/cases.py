@@ -4,7 +4,11 @@ A *case* is a JSON-ready dict: `{"kind": ..., "name": ..., "public": bool, "inpu
 The trusted side makes it, sends it to a child, and judges what comes back.
 """
 
-__all__ = ["case", "central_difference", "uniform", "boundary_row"]
+from dataclasses import replace
+
+from grader.verdict import WantList
+
+__all__ = ["case", "central_difference", "uniform", "boundary_row", "then_wants"]
 
 
 def case(kind, name, public=True, **inputs):
@@ -32,3 +36,20 @@ def boundary_row(rng, n, total=4096):
     if not inside:  # every weight on one index: draw again
         return boundary_row(rng, n, total)
     return [w / total for w in weights], rng.choice(inside) / total
+
+
+def then_wants(expect, refusal_case):
+    """The wants of the valid case a hidden refusal case carries (`then`), as the child
+    sends them (grader/runners/refusal.py): keys prefixed "then: ". [] when it has none."""
+    then = refusal_case["inputs"].get("then")
+    if then is None:
+        return []
+    wants = []
+    for want in expect(then).wants:
+        if isinstance(want, WantList):
+            wants.append(replace(want, name=f"then: {want.name}"))
+        else:
+            label = want.label or want.key
+            setup = f"then, on valid arguments: {want.setup}" if want.setup else ""
+            wants.append(replace(want, key=f"then: {want.key}", label=label, setup=setup))
+    return wants

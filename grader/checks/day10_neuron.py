@@ -9,7 +9,7 @@ import math
 
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case, uniform
+from .cases import case, then_wants, uniform
 
 EXERCISE = "day10_neuron.py"
 TITLE = "Day 10: one neuron"
@@ -111,6 +111,7 @@ def hidden_cases(rng):
             w=vec(m),
             b=num(),
             act=rng.choice(["relu", "tanh", "linear"]),
+            then=rng.choice(cases),  # a valid neuron in the same child: see runners/refusal.py
         )
     )
     return cases
@@ -129,7 +130,7 @@ def expect(case):
             f"x = {inputs['x']}, w = {inputs['w']}, act = {inputs['act']!r}",
             [(0.0, "check the lengths and the activation name first, and raise ValueError")],
         )
-        return Expectation([want])
+        return Expectation([want, *then_wants(expect, case)])
     x, w, b, act = inputs["x"], inputs["w"], inputs["b"], inputs["act"]
     z = sum(wi * xi for wi, xi in zip(w, x)) + b
     if act == "relu":

@@ -8,7 +8,7 @@ import math
 
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case, uniform
+from .cases import case, then_wants, uniform
 
 EXERCISE = "day12_loss.py"
 TITLE = "Day 12: loss functions"
@@ -91,6 +91,7 @@ def hidden_cases(rng):
             loss=rng.choice(LOSSES),
             s=scores(n),
             y=labels(m),
+            then=rng.choice(cases),  # a valid loss in the same child: see runners/refusal.py
         )
     )
     return cases
@@ -116,7 +117,8 @@ def expect(case):
                     CLOSED,
                     setup,
                     [(0.0, "check that there is one target per score and raise ValueError")],
-                )
+                ),
+                *then_wants(expect, case),
             ],
         )
     n = len(s)

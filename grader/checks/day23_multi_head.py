@@ -9,7 +9,7 @@ import math
 
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
-from .cases import case, central_difference, uniform
+from .cases import case, central_difference, then_wants, uniform
 
 EXERCISE = "day23_multi_head.py"
 TITLE = "Day 23: multi-head attention"
@@ -98,7 +98,7 @@ def hidden_cases(rng):
     n_head = rng.choice([2, 4])
     uneven_heads = rng.choice([2, 3, 4])
     uneven_width = rng.choice([d for d in range(5, 16) if d % uneven_heads])
-    return [
+    attend = [
         case(
             "attend",
             "random heads, keys and values",
@@ -115,14 +115,16 @@ def hidden_cases(rng):
             weights=vec(8),
             **vectors(8, 1),
         ),
-        case(
-            "uneven",
-            "a random width that does not split into the heads",
-            public=False,
-            n_head=uneven_heads,
-            **vectors(uneven_width, rng.randint(1, 3)),
-        ),
     ]
+    uneven = case(
+        "uneven",
+        "a random width that does not split into the heads",
+        public=False,
+        n_head=uneven_heads,
+        then=rng.choice(attend),  # a valid call in the same child: see runners/refusal.py
+        **vectors(uneven_width, rng.randint(1, 3)),
+    )
+    return [*attend, uneven]
 
 
 # -- what a right answer gives ---------------------------------------------------------
@@ -199,7 +201,7 @@ def expect(case):
                 )
             ],
         )
-        return Expectation([want])
+        return Expectation([want, *then_wants(expect, case)])
     q, keys, vals, n_head = inputs["q"], inputs["keys"], inputs["values"], inputs["n_head"]
     d = len(q)
     setup = f"q = {q}, {len(keys)} position(s), n_head = {n_head}"

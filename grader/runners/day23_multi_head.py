@@ -2,6 +2,8 @@
 gradients of sum_j weights_j out_j; for a width that does not split, whether it raised.
 """
 
+from .refusal import refusal
+
 
 def run(module, case):
     from engine import Value
@@ -11,11 +13,8 @@ def run(module, case):
         q = [Value(x) for x in inputs["q"]]
         keys = [[Value(x) for x in k] for k in inputs["keys"]]
         values = [[Value(x) for x in v] for v in inputs["values"]]
-        try:
-            module.multi_head_attention(q, keys, values, inputs["n_head"])
-        except ValueError:
-            return {"raised ValueError": 1.0}
-        return {"raised ValueError": 0.0}
+        call = lambda: module.multi_head_attention(q, keys, values, inputs["n_head"])  # noqa: E731
+        return refusal(call, run, module, inputs.get("then"))
     q = [Value(x) for x in inputs["q"]]
     keys = [[Value(x) for x in k] for k in inputs["keys"]]
     values = [[Value(x) for x in v] for v in inputs["values"]]

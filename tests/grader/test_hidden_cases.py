@@ -133,3 +133,18 @@ def test_the_readme_table_says_what_the_checks_draw():
         row = f"| `{exercise[:-3]}` | {len(cases)} | {check.HIDDEN_SPACE} |"
         assert row in readme, row
     assert f"{public} public and {hidden} hidden cases in all ({public + hidden})" in readme
+
+
+@pytest.mark.parametrize("exercise", ["day10_neuron.py", "day12_loss.py", "day23_multi_head.py"])
+def test_claiming_to_have_raised_earns_no_hidden_mark(exercise, restored_runners):
+    # A refusal is only the child's word: the hidden refusal case also checks a valid call
+    # made in the same child (grader/runners/refusal.py), which this file cannot answer.
+    attack = (ROOT / "tests" / "grader" / "attacks" / "claim_refusal.py").read_text()
+    module = load_source(exercise, (ROOT / "exercises" / exercise).read_text() + "\n" + attack)
+    check = check_module(exercise)
+    for seed in SEEDS:
+        hidden = check.hidden_cases(random.Random(seed))
+        assert not [m for passed, m in judge_cases(exercise, module, hidden) if passed], seed
+    # The control: on the public cases, which ask for the refusal alone, the claim passes.
+    public = judge_cases(exercise, module, check.public_cases())
+    assert any(passed for passed, _ in public)
