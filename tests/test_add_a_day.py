@@ -112,8 +112,12 @@ DAY = {
             return [case("double", "double of 21", x=21.0)]
 
 
+        HIDDEN_SPACE = "≈10^9: x in [-10^6, 10^6] to 3 decimals"
+
+
         def hidden_cases(rng):
-            return []
+            x = round(rng.uniform(-1e6, 1e6), 3)
+            return [case("double", "double of a random x", public=False, x=x)]
 
 
         def expect(case):
