@@ -48,6 +48,7 @@ SYSTEM = "/usr/sbin:/usr/bin:/sbin:/bin"
 CHROOT = shutil.which("chroot", path=SYSTEM) or "/usr/sbin/chroot"
 UNSHARE = shutil.which("unshare", path=SYSTEM)
 SHELL = shutil.which("sh", path=SYSTEM)
+PRLIMIT = shutil.which("prlimit", path=SYSTEM)
 RM = shutil.which("rm", path=SYSTEM) or "/bin/rm"
 PAGE = os.sysconf("SC_PAGE_SIZE")
 # Parts of the standard library a case never needs (and the biggest ones).
@@ -109,14 +110,14 @@ class Jail:
 
     _lock = threading.Lock()
 
-    def __init__(self, python, locks=LOCKS):
+    def __init__(self, python, locks=None):
         if os.geteuid() != 0:
             raise JailError("the uid level changes uid and chroots: it needs root")
         if not os.path.exists(CHROOT):
             raise JailError("the uid level needs the chroot command (coreutils)")
         self.python = python
-        self.locks = locks
-        self._locks_fd = lock_folder(locks)  # checked before anything is built
+        self.locks = locks or LOCKS
+        self._locks_fd = lock_folder(self.locks)  # checked before anything is built
         self.ipc_namespace = _ipc_namespace_works()
         self.root = tempfile.mkdtemp(prefix="grader-jail-")
         atexit.register(self.close)
@@ -206,9 +207,11 @@ class Jail:
 
     def ipc_prefix(self, shm_bytes):
         """The argv that puts the case in an IPC namespace of its own, with its System V
-        objects capped (`shm_bytes` of shared memory); [] where there is none to be had."""
+        objects capped (`shm_bytes` of shared memory). Where there is none to be had, the
+        host's POSIX message queues are closed to it (they cannot be listed to clean up:
+        RLIMIT_MSGQUEUE 0), and its System V objects are watched and removed instead."""
         if not self.ipc_namespace:
-            return []
+            return [PRLIMIT, "--msgqueue=0:0", "--"] if PRLIMIT else []
         return [*_IPC_NAMESPACE, str(max(1, shm_bytes // PAGE))]
 
     def stage(self, uid, files, shm_bytes=16 * 2**20):
