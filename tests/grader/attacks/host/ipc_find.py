@@ -4,7 +4,7 @@ import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
 libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
-KEY, SECRET = %(key)d, b"%(secret)s"
+KEY, SECRET = int("%(key)d"), b"%(secret)s"
 kind, found = "%(kind)s", b""
 buffer = ctypes.create_string_buffer(8192)
 if kind == "shm":

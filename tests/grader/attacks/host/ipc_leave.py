@@ -5,7 +5,7 @@ import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
 libc.shmat.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
-KEY, SECRET, CREATE = %(key)d, b"%(secret)s", 0o1000 | 0o666
+KEY, SECRET, CREATE = int("%(key)d"), b"%(secret)s", 0o1000 | 0o666
 kind = "%(kind)s"
 libc.umask(0)  # a queue every uid may write to
 if kind == "shm":
