@@ -19,5 +19,5 @@ elif kind == "msg":
 elif kind == "sem":
     libc.semget(KEY, len(SECRET), CREATE)  # the secret is the number of semaphores
 elif kind == "mqueue":
-    queue = libc.mq_open(b"/grader-%(key)d", 0o2 | 0o100, 0o666, None)
+    queue = libc.mq_open(b"/grader-%(key)d", 0o4102, 0o666, None)  # O_RDWR, O_CREAT, O_NONBLOCK
     libc.mq_send(queue, SECRET, len(SECRET), 0)
