@@ -118,7 +118,8 @@ class Jail:
         self.python = python
         self.locks = locks or LOCKS
         self._locks_fd = lock_folder(self.locks)  # checked before anything is built
-        self.ipc_namespace = _ipc_namespace_works()
+        self.namespaces = _namespaces()  # the unshare options that work here
+        self.ipc_namespace = "--ipc" in self.namespaces
         self.root = tempfile.mkdtemp(prefix="grader-jail-")
         atexit.register(self.close)
         os.chmod(self.root, 0o755)
@@ -205,14 +206,16 @@ class Jail:
             )
         return handle
 
-    def ipc_prefix(self, shm_bytes):
+    def namespace_prefix(self, shm_bytes):
         """The argv that puts the case in an IPC namespace of its own, with its System V
-        objects capped (`shm_bytes` of shared memory). Where there is none to be had, the
+        objects capped (`shm_bytes` of shared memory), and in a network namespace of its own
+        where root may make one (no network, and abstract unix socket names of its own:
+        a socketpair() socket can be bound to one). Where there is no IPC namespace, the
         host's POSIX message queues are closed to it (they cannot be listed to clean up:
         RLIMIT_MSGQUEUE 0), and its System V objects are watched and removed instead."""
         if not self.ipc_namespace:
             return [PRLIMIT, "--msgqueue=0:0", "--"] if PRLIMIT else []
-        return [*_IPC_NAMESPACE, str(max(1, shm_bytes // PAGE))]
+        return [*_unshare(self.namespaces), str(max(1, shm_bytes // PAGE))]
 
     def stage(self, uid, files, shm_bytes=16 * 2**20):
         """Write `files` into the case's folder; return (argv prefix, child path, env).
@@ -222,7 +225,7 @@ class Jail:
             prefix, child, env = self._stage(uid, files)
         except OSError as exc:
             raise CaseNotRun(f"could not prepare the case's folder ({exc})") from exc
-        return [*self.ipc_prefix(shm_bytes), *prefix], child, env
+        return [*self.namespace_prefix(shm_bytes), *prefix], child, env
 
     def _folders(self, uid):
         """The case's staged folder and its scratch folder."""
@@ -371,20 +374,28 @@ _CAPS = (
     'echo "$1" > /proc/sys/kernel/shmall && echo 16 > /proc/sys/kernel/msgmni && '
     'echo "64 1024 32 16" > /proc/sys/kernel/sem && shift && exec "$@"'
 )
-_IPC_NAMESPACE = [UNSHARE or "unshare", "--ipc", "--", SHELL or "/bin/sh", "-c", _CAPS, "sh"]
 
 
-def _ipc_namespace_works():
-    """Can root give each case an IPC namespace of its own here? (CAP_SYS_ADMIN, unshare)"""
+def _unshare(options):
+    """unshare with `options`, then the shell that caps the new IPC namespace ($1 pages)."""
+    return [UNSHARE or "unshare", *options, "--", SHELL or "/bin/sh", "-c", _CAPS, "sh"]
+
+
+def _namespaces():
+    """The unshare options root can use here for each case: IPC and network namespaces,
+    IPC alone, or none (no CAP_SYS_ADMIN, no unshare): checked once, with a trial run."""
     if not (UNSHARE and SHELL):
-        return False
-    try:
-        probe = subprocess.run(
-            [*_IPC_NAMESPACE, "1", "true"], capture_output=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return probe.returncode == 0
+        return []
+    for options in (["--ipc", "--net"], ["--ipc"]):
+        try:
+            trial = subprocess.run(
+                [*_unshare(options), "1", "true"], capture_output=True, timeout=30, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            return []
+        if trial.returncode == 0:
+            return options
+    return []
 
 
 # /proc/sysvipc/<kind>: the column giving an object's size in bytes (sem: none kept)

@@ -10,6 +10,8 @@ by the user nobody (python -m grader --batch, one process for the whole class).
 import ctypes
 import fcntl
 import os
+import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -171,6 +173,33 @@ def test_the_ipc_finder_finds_what_its_own_case_left(tmp_path, level, kind, ipc_
     values = _ipc_values(ipc_key, kind)
     source = attack("ipc_leave.py", **values) + attack("ipc_find.py", **values) + HELD + REFERENCE
     assert score(grade_with(make_sandbox(level, QUICK), tmp_path, source)) == 12
+
+
+# -- abstract unix sockets ------------------------------------------------------------------
+
+
+@pytest.fixture
+def host_socket():
+    """An unconnected datagram socket of the host, bound to an abstract name."""
+    name = f"grader-host-{os.getpid()}-{secrets.token_hex(4)}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(b"\0" + name.encode())
+        server.setblocking(False)
+        yield name, server
+
+
+@pytest.mark.parametrize("level", [p for p in LEVELS if p.values[0] != "uid-without-ipc-namespace"])
+def test_a_case_cannot_reach_the_hosts_abstract_unix_sockets(tmp_path, level, host_socket):
+    name, server = host_socket
+    source = attack("abstract_socket.py", name=name) + HELD + REFERENCE
+    if level == "bwrap-as-nobody":
+        scores, run = grade_class_as_nobody({"sender": source})
+        assert run.returncode == 0, run.stderr.decode()[-2000:]
+        assert scores["sender"] == 0
+    else:
+        assert score(grade_with(make_sandbox(level, QUICK), tmp_path, source)) == 0
+    with pytest.raises(BlockingIOError):
+        server.recv(64)
 
 
 # -- folders too deep to remove ---------------------------------------------------------
