@@ -275,7 +275,7 @@ class Sandbox:
                 return f"stopped: the code wrote more than {cap // 2**20} MiB of files"
             # without an IPC namespace of its own, shared memory is the host's: cap it too
             if not jail.ipc_namespace and jail.ipc_bytes(uid) > cap:
-                return f"stopped: the code held more than {cap // 2**20} MiB of shared memory"
+                return f"stopped: the code held more than {cap // 2**20} MiB of shared memory and queued messages"
             return None
 
         return [*prefix, self.python, "-I", "-S", "-B", child], [], env, watch
