@@ -41,7 +41,10 @@ from pathlib import Path
 
 __all__ = ["CaseNotRun", "Jail", "JailError", "remove_tree"]
 
-UID_BASE = 1_900_000_000  # far above any account's uid and any subordinate-uid range
+# Far above any account's uid and any subordinate-uid range. Graders that kept their locks
+# in /run/lock used 1_900_000_000 + 0..63: a grader of that version running on the same
+# host does not see these locks, so it must not share a uid with this one either.
+UID_BASE = 1_900_001_000
 SLOTS = 64
 LOCKS = Path("/run/course-grader")  # /run is root's alone: no user can put anything there
 SYSTEM = "/usr/sbin:/usr/bin:/sbin:/bin"
