@@ -11,7 +11,10 @@ Isolation levels, strongest first (`detect()` picks the best that works here):
            rlimits and the seccomp filter (grader/jail.py).
   process  rlimits and the seccomp filter only. NOT a sandbox: learner code runs as the
            grader's own user. Never chosen automatically; only when asked for by name,
-           for a learner grading their own work.
+           for a learner grading their own work, and never as root.
+
+A case that could not be run through no fault of the learner (no free uid, a folder that
+could not be prepared) comes back as {"error": message}, never as a failure.
 
 Every level: inputs on stdin, one JSON line back on a private pipe tagged with a fresh
 nonce, CPU / memory / file-size / process rlimits, a wall-clock kill of the whole
@@ -40,7 +43,7 @@ from pathlib import Path
 from . import protocol
 from .checks import check_module
 from .engine_view import staged_engine, view_for
-from .jail import Jail, JailError
+from .jail import CaseNotRun, Jail, JailError, remove_tree
 
 GRADER = Path(__file__).resolve().parent
 RUNNERS = GRADER / "runners"
@@ -59,6 +62,7 @@ class Limits:
     output_kept: int = 4096  # bytes of stdout/stderr kept for the report
     output_max: int = 2**20  # more than this on stdout + stderr kills the child
     message_max: int = 2**16  # the result line
+    slot_wait_seconds: float = 30.0  # uid level: how long a case waits for a free uid
 
 
 def _package_files(folder, prefix):
@@ -147,6 +151,8 @@ class Sandbox:
         user nobody can run when this one lies in a folder only root can enter."""
         if level not in ("bwrap", "uid", "process"):
             raise ValueError(f"unknown isolation level {level!r}: use bwrap, uid or process")
+        if level == "process":
+            _refuse_root()
         self.level = level
         self.limits = limits
         self.python = os.path.realpath(python) if python else _interpreter()
@@ -159,10 +165,21 @@ class Sandbox:
     # -- one case ------------------------------------------------------------------------
 
     def run(self, exercise, source, case, needs_engine, wall_seconds=None):
-        """Run `case`; return {"outcome": {...}} or {"failure": "message for the learner"}.
+        """Run `case`; return {"outcome": {...}}, {"failure": "message for the learner"} or
+        {"error": "why it could not be run"} (not the learner's fault: no free uid, ...).
 
         `wall_seconds` overrides the wall-clock limit (an exercise with heavier cases).
         """
+        started = time.monotonic()
+        try:
+            return self._run(exercise, source, case, needs_engine, wall_seconds)
+        except CaseNotRun as exc:
+            return {
+                "error": f"the case could not be run: {exc}",
+                "seconds": time.monotonic() - started,
+            }
+
+    def _run(self, exercise, source, case, needs_engine, wall_seconds):
         wall = wall_seconds or self.limits.wall_seconds
         files = staged_files(exercise, source, needs_engine, case)
         nonce = secrets.token_hex(16)
@@ -203,7 +220,7 @@ class Sandbox:
                 elif callable(item):
                     item()
                 else:
-                    shutil.rmtree(item, ignore_errors=True)
+                    remove_tree(item)
 
     def _bwrap_argv(self, files, cleanup):
         roots = _bind_roots(self.python)
@@ -243,13 +260,22 @@ class Sandbox:
 
     def _jail_argv(self, files, cleanup):
         jail = _jail_for(self.python)
-        uid = jail.acquire()
+        cap = self.limits.tmpfs_bytes
+        try:
+            uid = jail.acquire(self.limits.slot_wait_seconds)
+        except CaseNotRun:
+            raise
+        except JailError as exc:  # the lock folder or a lock file is not root's
+            raise SandboxError(str(exc)) from exc
         cleanup.append(lambda: jail.release(uid))
-        prefix, child, env = jail.stage(uid, files)
+        prefix, child, env = jail.stage(uid, files, cap)
 
         def watch():  # no tmpfs caps the scratch folder: measure it while the case runs
-            if jail.scratch_bytes(uid) > self.limits.tmpfs_bytes:
-                return f"stopped: the code wrote more than {self.limits.tmpfs_bytes // 2**20} MiB of files"
+            if jail.scratch_bytes(uid) > cap:
+                return f"stopped: the code wrote more than {cap // 2**20} MiB of files"
+            # without an IPC namespace of its own, shared memory is the host's: cap it too
+            if not jail.ipc_namespace and jail.ipc_bytes(uid) > cap:
+                return f"stopped: the code held more than {cap // 2**20} MiB of shared memory and queued messages"
             return None
 
         return [*prefix, self.python, "-I", "-S", "-B", child], [], env, watch
@@ -438,6 +464,17 @@ def _jail_for(python):
         return _JAILS[python]
 
 
+def _refuse_root():
+    """The process level runs learner code as the grader's user: never as root."""
+    if os.geteuid() == 0:
+        raise SandboxError(
+            "--isolation process runs the code graded as the grader's own user, and that is "
+            "root here: one os.kill(-1, 9) would end every process on the machine. Use "
+            "--isolation bwrap or uid (or leave --isolation out to pick one), or run the "
+            "grader as a normal user."
+        )
+
+
 def _probe(level):
     """Can this level run a trivial case? (Used once per process to pick a level.)"""
     sandbox = Sandbox(level, Limits(wall_seconds=10.0))
@@ -458,6 +495,8 @@ def detect(requested="auto"):
     requested = requested or os.environ.get("GRADER_ISOLATION") or "auto"
     if requested in _DETECTED:
         return _DETECTED[requested]
+    if requested == "process":
+        _refuse_root()
     if requested != "auto":
         levels = [requested]
     else:

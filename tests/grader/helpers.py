@@ -1,14 +1,19 @@
 """Helpers for the grader's tests: grade a submission in the real sandbox, watch the side effects."""
 
+import csv
 import hashlib
+import io
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from grader.grade import grade
+from grader.jail import remove_tree
 from grader.sandbox import Limits, Sandbox, SandboxError
 from grader.submission import load
 
@@ -82,7 +87,12 @@ def _uid_python():
 UID_PYTHON, NO_UID = _uid_python()
 
 
+ROOT_REFUSES_PROCESS = "the process level refuses to run as root (learner code would run as root)"
+
+
 def make_sandbox(level, limits=None):
+    if level == "process" and os.geteuid() == 0:
+        pytest.skip(ROOT_REFUSES_PROCESS)
     limits = limits or Limits(wall_seconds=1.0, cpu_seconds=1)
     return Sandbox(level, limits, python=UID_PYTHON if level == "uid" else None)
 
@@ -101,5 +111,66 @@ def score(results):
 LEVELS = [
     pytest.param("bwrap", marks=pytest.mark.skipif(not HAS_BWRAP, reason="bubblewrap unavailable")),
     pytest.param("uid", marks=pytest.mark.skipif(UID_PYTHON is None, reason=str(NO_UID))),
-    "process",
+    "process",  # as root, make_sandbox skips it: the level refuses root
 ]
+
+
+# -- the grader run by a user who is not root ----------------------------------------------
+
+NOBODY = 65534
+SYSTEM_PYTHON = f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+AS_NOBODY = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+
+
+def _nobody_grader():
+    """(True, None) if root can run the grader here as the user nobody with bubblewrap
+    (unprivileged user namespaces), or (False, why not)."""
+    if os.geteuid() != 0:
+        return False, "running the grader as the user nobody needs root to switch to it"
+    missing = [tool for tool in ("setpriv", "bwrap") if not shutil.which(tool)]
+    if missing or not os.access(SYSTEM_PYTHON, os.X_OK):
+        return False, f"needs setpriv, bwrap and {SYSTEM_PYTHON} (missing: {missing})"
+    probe = [*AS_NOBODY, "bwrap", "--unshare-all", "--ro-bind", "/", "/", "true"]
+    if subprocess.run(probe, capture_output=True, timeout=30).returncode != 0:
+        return False, "bubblewrap does not work for the user nobody here (no user namespaces)"
+    return True, None
+
+
+HAS_NOBODY_GRADER, NO_NOBODY_GRADER = _nobody_grader()
+
+
+def grade_class_as_nobody(learners, exercise="day05_add_mul.py", isolation="auto", timeout=300):
+    """Grade a class ({learner: source of `exercise`}) with `python -m grader --batch`, run
+    by the user nobody on a copy of the grader that only nobody may read; one process,
+    learners in name order. Returns ({learner: score}, the finished process)."""
+    base = Path(tempfile.mkdtemp(prefix="grader-as-nobody-"))
+    try:
+        for package in ("grader", "engine"):
+            shutil.copytree(
+                ROOT / package, base / package, ignore=shutil.ignore_patterns("__pycache__")
+            )
+        for learner, source in learners.items():
+            (base / "class" / learner).mkdir(parents=True)
+            (base / "class" / learner / exercise).write_text(source)
+        for folder, _, names in os.walk(base):
+            for name in [folder, *(os.path.join(folder, n) for n in names)]:
+                os.chown(name, NOBODY, NOBODY)
+        base.chmod(0o700)
+        argv = [*AS_NOBODY, SYSTEM_PYTHON, "-E", "-s", "-m", "grader", "--batch", "class"]
+        argv += [
+            "--exercise",
+            exercise,
+            "--isolation",
+            isolation,
+            "--csv",
+            "grades.csv",
+            "--seed",
+            "1",
+        ]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(base)}
+        run = subprocess.run(argv, cwd=base, env=env, capture_output=True, timeout=timeout)
+        grades = base / "grades.csv"
+        rows = csv.DictReader(io.StringIO(grades.read_text())) if grades.exists() else []
+        return {row["learner"]: int(float(row["score"])) for row in rows}, run
+    finally:
+        remove_tree(base)
