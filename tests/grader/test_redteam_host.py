@@ -10,6 +10,7 @@ by the user nobody (python -m grader --batch, one process for the whole class).
 import ctypes
 import fcntl
 import os
+import random
 import secrets
 import socket
 import subprocess
@@ -21,6 +22,7 @@ import pytest
 
 from grader import jail as jail_module
 from grader import sandbox as sandbox_module
+from grader.checks import check_module
 from grader.grade import Budget, grade
 from grader.jail import SLOTS, UID_BASE, JailError
 from grader.sandbox import Limits, Sandbox, SandboxError, detect
@@ -215,7 +217,9 @@ def test_a_deep_tree_costs_the_next_learner_nothing(tmp_path, level, name_length
     if level == "bwrap-as-nobody":
         scores, run = grade_class_as_nobody({"a-deep": deep, "b-honest": REFERENCE})
         assert run.returncode == 0, run.stderr.decode()[-2000:]
-        assert scores == {"a-deep": 0, "b-honest": 12}
+        # The gradebook's score is the hidden cases' (grader/report.py): all of them.
+        hidden = check_module("day05_add_mul.py").hidden_cases(random.Random(0))
+        assert scores == {"a-deep": 0, "b-honest": len(hidden)}
         return
     sandbox = make_sandbox(level, QUICK)
     attacked = grade_with(sandbox, tmp_path, deep, "deep")
