@@ -24,19 +24,30 @@ from grader.grade import grade, grade_one
 from grader.sandbox import Limits
 from grader.submission import load
 
-from .helpers import LEVELS, ROOT, make_sandbox
+from .helpers import (
+    HAS_NOBODY_GRADER,
+    LEVELS,
+    NO_NOBODY_GRADER,
+    ROOT,
+    grade_class_as_nobody,
+    make_sandbox,
+)
 
 ATTACKS = Path(__file__).with_name("attacks")
 SANDBOXED = [p for p in LEVELS if p != "process"]
 
 
+def _replay_source(exercise):
+    """The replay attack for `exercise`: the published table above the replaying code."""
+    table = published_cases([exercise])[exercise]
+    table_line = f"import json\nTABLE = json.loads({json.dumps(table)!r})\n"
+    return table_line + (ATTACKS / "replay.py").read_text()
+
+
 def _replay_files(folder, exercises):
     folder.mkdir(exist_ok=True)
-    template = (ATTACKS / "replay.py").read_text()
-    table = published_cases(exercises)
     for exercise in exercises:
-        table_line = f"import json\nTABLE = json.loads({json.dumps(table[exercise])!r})\n"
-        (folder / exercise).write_text(table_line + template)
+        (folder / exercise).write_text(_replay_source(exercise))
     return load(folder)
 
 
@@ -53,6 +64,23 @@ def test_replaying_the_published_answers_earns_no_mark(tmp_path, level):
     per, (score, max_score) = report.scores(results)
     assert max_score > 0 and score == 0, {e: s for e, s in per.items() if s[0]}
     assert report.gradescope(results)["score"] == 0
+
+
+@pytest.mark.skipif(not HAS_NOBODY_GRADER, reason=str(NO_NOBODY_GRADER))
+@pytest.mark.parametrize(
+    "exercise", ["day05_add_mul.py", "day20_embeddings.py", "day23_multi_head.py"]
+)
+def test_replaying_earns_no_mark_when_a_normal_user_grades_the_class(exercise):
+    # The grader as an instructor without root runs it (bubblewrap, unprivileged), on a
+    # class where the replayer sits next to an honest learner.
+    from grader.checks import check_module
+
+    reference = (ROOT / "solutions" / exercise).read_text()
+    learners = {"a-replay": _replay_source(exercise), "b-honest": reference}
+    scores, run = grade_class_as_nobody(learners, exercise)
+    assert run.returncode == 0, run.stderr.decode()[-2000:]
+    hidden = check_module(exercise).hidden_cases(__import__("random").Random(1))
+    assert scores == {"a-replay": 0, "b-honest": len(hidden)}
 
 
 def _forged(tmp_path):
