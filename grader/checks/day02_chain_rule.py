@@ -63,10 +63,23 @@ def hidden_cases(rng):
     def x():
         return uniform(rng, -1.0, 1.0)
 
+    def sensitive(shortest, longest):
+        """A chain and an x where the output and every sensitivity are at least 1e-6 in
+        size: zeros, within the absolute tolerance of tiny numbers, must never pass."""
+        while True:
+            links, x0 = chain(shortest, longest), x()
+            values, ratios = _analyse(links, x0)
+            suffix, smallest = 1.0, abs(values[-1])
+            for ratio in reversed(ratios):
+                suffix *= ratio
+                smallest = min(smallest, abs(suffix))
+            if smallest >= 1e-6:
+                return {"links": links, "x": x0}
+
     return [
-        case("forward", "a random chain, forwards", public=False, links=chain(3, 6), x=x()),
-        case("backward", "a random chain, backwards", public=False, links=chain(3, 6), x=x()),
-        case("backward", "a long random chain, backwards", public=False, links=chain(7, 10), x=x()),
+        case("forward", "a random chain, forwards", public=False, **sensitive(3, 6)),
+        case("backward", "a random chain, backwards", public=False, **sensitive(3, 6)),
+        case("backward", "a long random chain, backwards", public=False, **sensitive(7, 10)),
     ]
 
 

@@ -109,11 +109,13 @@ def hidden_cases(rng):
         ),
         case(
             "attend",
-            "random vectors, one position",
+            "random vectors, two or three positions, the other number of heads",
             public=False,
             n_head=6 - n_head,
             weights=vec(8),
-            **vectors(8, 1),
+            # never one position: its softmax weight is 1 whatever q is, so values[0] is
+            # the answer and a file that attends to nothing would earn the mark
+            **vectors(8, rng.randint(2, 3)),
         ),
     ]
     uneven = case(

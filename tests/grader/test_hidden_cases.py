@@ -148,3 +148,18 @@ def test_claiming_to_have_raised_earns_no_hidden_mark(exercise, restored_runners
     # The control: on the public cases, which ask for the refusal alone, the claim passes.
     public = judge_cases(exercise, module, check.public_cases())
     assert any(passed for passed, _ in public)
+
+
+# Answers that need none of the exercise: the answer of a degenerate case (one position,
+# a step that leaves everything alone, sensitivities too small to tell from 0).
+TRIVIAL = sorted((ROOT / "tests" / "grader" / "attacks" / "trivial").glob("day*.py"))
+
+
+@pytest.mark.parametrize("path", TRIVIAL, ids=[p.stem for p in TRIVIAL])
+def test_a_file_that_does_none_of_the_exercise_earns_no_hidden_mark(path):
+    exercise = path.name
+    module = load_source(exercise, path.read_text())
+    check = check_module(exercise)
+    for seed in range(200):
+        hidden = check.hidden_cases(random.Random(seed))
+        assert not [m for passed, m in judge_cases(exercise, module, hidden) if passed], seed
