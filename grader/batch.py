@@ -33,18 +33,20 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
         for p in Path(folder).iterdir()
         if not p.name.startswith(".") and (p.is_dir() or p.suffix == ".zip")
     )
-    rows, failed, graded = [], 0, {}
+    rows, failed, graded, labels = [], 0, {}, set()
     for entry in entries:
-        # A file name with bytes that are not UTF-8 still gets a row, escaped.
-        learner = printable(entry.stem if entry.suffix == ".zip" else entry.name)
+        # A file name with bytes that are not UTF-8 still gets a row, escaped, and a label
+        # of its own: "\xff" typed and the byte 0xff print alike, as may "ada" and "ada.zip".
+        learner = _unique(printable(entry.stem if entry.suffix == ".zip" else entry.name), labels)
         try:
             gradescope, text, results = grading.grade_one(entry, sandbox, exercises, seed)
         except SandboxError:
             raise  # the sandbox cannot start at all: no submission could be graded
         except Exception as exc:  # one submission must not stop the class
             failed += 1
+            trace = "".join(traceback.format_exception(exc))
             print(
-                f"grader: internal error on {entry}:\n" + "".join(traceback.format_exception(exc)),
+                f"grader: internal error on {report.shown(learner)}:\n{report.shown_lines(trace)}",
                 file=sys.stderr,
             )
             rows.append(_error_row(learner, exercises, sandbox, exc))
@@ -72,9 +74,8 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
         row["message"] = "" if status == "graded" else gradescope["output"]
         row["similarity"] = results.get("similarity") if results else []
         rows.append(row)
-        if results:  # one label per entry, even if "ada" and "ada.zip" both exist
-            label = learner if learner not in graded else printable(entry.name)
-            graded[label] = (row, entry)
+        if results:
+            graded[learner] = (row, entry)
         if not quiet:
             print(f"{report.shown(learner)}: {row['score']}/{row['max_score']} ({status})")
     _add_class_matches(rows, graded, exercises, quiet)
@@ -104,6 +105,16 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
             file=sys.stderr,
         )
     return 1 if failed else 0
+
+
+def _unique(label, labels):
+    """`label`, or `label #2`, `label #3`, ...: the first that no other entry has."""
+    candidate, n = label, 1
+    while candidate in labels:
+        n += 1
+        candidate = f"{label} #{n}"
+    labels.add(candidate)
+    return candidate
 
 
 def _add_class_matches(rows, graded, exercises, quiet):

@@ -36,11 +36,8 @@ def grader_failure(exc, exercise, case):
 
     The traceback goes to stderr for the instructor; the learner is told it is not them.
     """
-    print(
-        f"grader: internal error on {exercise}, case {case['name']!r}:\n"
-        + "".join(traceback.format_exception(exc)),
-        file=sys.stderr,
-    )
+    trace = report.shown_lines("".join(traceback.format_exception(exc)))
+    print(f"grader: internal error on {exercise}, case {case['name']!r}:\n{trace}", file=sys.stderr)
     return (
         f"the grader itself failed on this case ({type(exc).__name__}: {str(exc)[:200]}); "
         "this is not a fault of your code: tell your instructor."

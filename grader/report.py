@@ -37,6 +37,11 @@ def shown(text):
     return _CONTROL.sub(escape, str(text))
 
 
+def shown_lines(text):
+    """Text of several lines (a traceback that may quote learner text), each line shown."""
+    return "\n".join(shown(line) for line in str(text).splitlines())
+
+
 def scores(results):
     """{exercise: (score, max_score)} and the totals, over the hidden cases alone.
 

@@ -94,6 +94,8 @@ def load(path):
         return _load_dir(path)
     if path.is_file():
         return _load_zip(path)
+    if path.exists():  # a FIFO, a socket, a device: nothing to read a submission from
+        raise Rejected(f"{path.name} is not a file or a folder; submit the folder or zip itself.")
     raise FileNotFoundError(
         f"{path} does not exist: give a folder laid out like exercises/ or a zip"
     )

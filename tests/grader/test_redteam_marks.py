@@ -222,3 +222,27 @@ def test_a_case_that_could_not_run_is_an_error_not_a_zero(tmp_path, monkeypatch,
     status = grade_folder(class_dir, sandbox, ["day05_add_mul.py"], gradebook, seed=1, quiet=True)
     row = next(csv.DictReader(gradebook.open()))
     assert status == 1 and row["status"] == "error" and "could not be run" in row["message"]
+
+
+def test_an_entry_that_is_no_file_is_refused_and_its_name_escaped(tmp_path, capsys):
+    import os
+
+    class_dir = tmp_path / "class"
+    class_dir.mkdir()
+    name = "x\x1b[2J\x1b[31mFAKE: every learner graded 30 of 30\x1b[0m\n.zip"
+    os.mkfifo(class_dir / name)
+    (class_dir / "ada").mkdir()
+    (class_dir / "ada" / "day05_add_mul.py").write_bytes(
+        (ROOT / "solutions" / "day05_add_mul.py").read_bytes()
+    )
+    gradebook = tmp_path / "grades.csv"
+    sandbox = make_sandbox(SANDBOXED[0].values[0])
+    status = grade_folder(class_dir, sandbox, ["day05_add_mul.py"], gradebook, seed=1)
+    out = capsys.readouterr()
+    assert status == 0  # refused, not a failure of the grader
+    assert not _has_control(out.out + out.err), repr(out.err[-400:])
+    assert not [line for line in (out.out + out.err).splitlines() if line.startswith(".zip")]
+    rows = {r["learner"]: r for r in csv.DictReader(gradebook.open())}
+    refused = [r for learner, r in rows.items() if learner != "ada"]
+    assert [r["status"] for r in refused] == ["refused"]
+    assert "not a file or a folder" in refused[0]["message"]

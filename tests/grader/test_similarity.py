@@ -311,3 +311,30 @@ def test_the_results_json_carries_engine_matches_for_the_instructor_only(tmp_pat
     # extra_data is what Gradescope keeps from the learner; the tests they see say nothing.
     assert not any("engine/gpt.py" in t["output"] for t in gradescope["tests"])
     assert "also in engine/gpt.py" in text
+
+
+def test_learners_whose_names_print_alike_keep_rows_and_comparisons_of_their_own(tmp_path):
+    # A folder named with the text "\xff" and one named with the byte 0xff print alike:
+    # each keeps a row, and a copy between one of them and a classmate is still found.
+    import csv
+    import os
+
+    from grader.batch import grade_folder
+    from grader.sandbox import detect
+
+    day = "day22_attention.py"
+    reference = REFERENCES[day]
+    class_dir = tmp_path / "class"
+    root = os.fsencode(class_dir)
+    for name, data in ((b"\\xff", reference), (b"\xff", STUBS[day]), (b"carol", reference)):
+        os.makedirs(root + b"/" + name)
+        with open(root + b"/" + name + b"/" + day.encode(), "wb") as handle:
+            handle.write(data)
+    gradebook = tmp_path / "grades.csv"
+    grade_folder(class_dir, detect(), [day], gradebook, seed=3, quiet=True)
+    rows = list(csv.DictReader(gradebook.open()))
+    labels = [row["learner"] for row in rows]
+    assert len(rows) == 3 and len(set(labels)) == 3, labels
+    copier = next(r for r in rows if r["score"] == r["max_score"] and r["learner"] != "carol")
+    assert "carol" in copier["similarity"]
+    assert copier["learner"] in next(r for r in rows if r["learner"] == "carol")["similarity"]
