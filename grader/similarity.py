@@ -28,6 +28,7 @@ the "Similarity" section of grader/README.md for the numbers behind them.
 import ast
 import functools
 import io
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -74,9 +75,39 @@ def source_text(data):
 # -- fingerprints ---------------------------------------------------------------------------
 
 
+_STATEMENTS = (ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AugAssign, ast.Return, ast.For)
+
+
+def code_in_strings(text, depth=2):
+    """The Python programs that `text` holds in string literals (`exec("def f(): ...")`),
+    nested up to `depth`: copydetect drops strings, so code run from a string would
+    otherwise never count. Prose and one-line expressions are not programs here."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        inner = textwrap.dedent(node.value)
+        try:
+            program = ast.parse(inner)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if any(isinstance(n, _STATEMENTS) for n in ast.walk(program)):
+            found.append(inner)
+            if depth > 1:
+                found += code_in_strings(inner, depth - 1)
+    return found
+
+
 def _fingerprint(text):
-    """copydetect's fingerprint of Python text; the name is a label, never opened."""
+    """copydetect's fingerprint of Python text and of the code in its strings (stubs,
+    engine and learner files alike); the name is a label, never opened."""
     from copydetect import CodeFingerprint
+
+    text = "\n".join([text, *code_in_strings(text)])
 
     return CodeFingerprint(
         "<code>", NOISE_T, GUARANTEE_T - NOISE_T + 1, fp=io.StringIO(text), language="python"

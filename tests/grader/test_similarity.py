@@ -338,3 +338,11 @@ def test_learners_whose_names_print_alike_keep_rows_and_comparisons_of_their_own
     copier = next(r for r in rows if r["score"] == r["max_score"] and r["learner"] != "carol")
     assert "carol" in copier["similarity"]
     assert copier["learner"] in next(r for r in rows if r["learner"] == "carol")["similarity"]
+
+
+def test_engine_code_run_from_a_string_is_still_found():
+    # The engine's attention pasted inside exec("..."): copydetect drops strings, so the
+    # code held in string literals is fingerprinted too.
+    data = (HONEST.parent / "exec_paste_day22_attention.py").read_bytes()
+    rows = similarity.engine_matches({"day22_attention.py": data})
+    assert [row["match"] for row in rows][:1] == ["engine/gpt.py"], rows
