@@ -94,8 +94,25 @@ def _has_control(text):
     return re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text)
 
 
-def test_an_exception_message_cannot_forge_the_text_report(tmp_path):
-    sandbox = make_sandbox(SANDBOXED[0].values[0], Limits(wall_seconds=5.0, cpu_seconds=5))
+@pytest.mark.parametrize("level", SANDBOXED)
+def test_overwriting_the_order_judge_in_the_child_earns_nothing(tmp_path, level):
+    # Days 6 and 29 once had the child judge its own order: this file, the untouched stub
+    # with an order of just the output and every runner helper made to call it perfect,
+    # scored 7/19 where the stub scores 0. The order now goes to the parent as positions.
+    attack = (ATTACKS / "patch_runners.py").read_text()
+    folder = tmp_path / "orders"
+    folder.mkdir()
+    days = ["day06_backward.py", "day29_making_it_fast.py"]
+    for day in days:
+        (folder / day).write_text((ROOT / "exercises" / day).read_text() + "\n" + attack)
+    sandbox = make_sandbox(level, Limits(wall_seconds=10.0, cpu_seconds=10))
+    results = grade(load(folder), sandbox, days, seed=5, budget=600)
+    assert not [t["name"] for t in results["tests"] if t["passed"]]
+
+
+@pytest.mark.parametrize("level", SANDBOXED)
+def test_an_exception_message_cannot_forge_the_text_report(tmp_path, level):
+    sandbox = make_sandbox(level, Limits(wall_seconds=5.0, cpu_seconds=5))
     gradescope, text, results = grade_one(_forged(tmp_path), sandbox, ["day05_add_mul.py"], 1)
     assert any("\x1b" in t["message"] for t in results["tests"])  # the attack reached the grader
     assert not _has_control(text), repr(text[:400])
