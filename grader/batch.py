@@ -8,7 +8,7 @@ from pathlib import Path
 from . import grade as grading
 from . import report, similarity
 from .sandbox import SandboxError
-from .submission import printable
+from .submission import load, printable
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
 
@@ -124,8 +124,6 @@ def _add_class_matches(rows, graded, exercises, quiet):
         for row in rows:
             row["similarity"] = None
         return
-    from .submission import load
-
     files = {}
     for label, (_, entry) in graded.items():
         loaded = load(entry)  # read again: it was graded, so it loads
