@@ -15,8 +15,10 @@
 // `onProgress({state: "waiting", text})` while it waits (for another request, or for
 // Python to load), then `onProgress({state: "running"})` once its code starts.
 
-const STOP_GRACE_MS = 800;
-const STOP_LOADING_MS = 5000;
+// Generous on purpose: Pyodide checks the interrupt buffer only every so often, and on a
+// busy two-core machine an interrupt that keeps the learner's session took over 0.8 s.
+const STOP_GRACE_MS = 2000;
+const STOP_LOADING_MS = 15000;
 const LOADING_NOTE_MS = 300; // a quicker load is not worth a flash of text
 const SIGINT = 2;
 
