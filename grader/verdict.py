@@ -14,6 +14,8 @@ a size or an index beyond what the expectation itself allows.
 import math
 from dataclasses import asdict, dataclass, field
 
+from grader.runners.lists import PACK_BITS, PACK_MOST, PACK_WIDTH  # how the child packs
+
 __all__ = [
     "EXACT",
     "CLOSED",
@@ -252,9 +254,6 @@ def _order_problem(want, got):
     if got[-1] != want.root:
         return "the output is not last in the order", "last"
     return None
-
-
-PACK_BITS, PACK_WIDTH, PACK_MOST = 13, 4, 1900  # as runners/lists.py packs positions
 
 
 def _received_packed(name, values, n):
