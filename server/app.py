@@ -16,7 +16,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import api, gradebook, pages, submissions
+from . import api, deadlines, gradebook, pages, submissions
 from .config import Settings
 from .db import Database
 from .queue import make_queue
@@ -157,7 +157,7 @@ async def server_error(request, exc):
 def create_app(settings: Settings | None = None, db: Database | None = None) -> Starlette:
     settings = settings or Settings.from_env()
     routes = [Route("/health", health)]
-    routes += api.routes + submissions.routes + pages.routes + gradebook.routes
+    routes += api.routes + submissions.routes + deadlines.routes + pages.routes + gradebook.routes
     if settings.site_dir is not None:
         routes.append(Mount("/", StaticFiles(directory=settings.site_dir, html=True)))
     middleware = []
