@@ -109,7 +109,13 @@ export async function api(method, path, body, { keepalive = false, retryCsrf = t
     // not JSON (a proxy's error page): the status says enough
   }
   const error = typeof data?.error === "string" ? data.error : null;
-  if (retryCsrf && method !== "GET" && response.status === 403 && /csrf/i.test(error ?? "") && !keepalive) {
+  if (
+    retryCsrf &&
+    method !== "GET" &&
+    response.status === 403 &&
+    /csrf|security token/i.test(error ?? "") &&
+    !keepalive
+  ) {
     await loadSession();
     return api(method, path, body, { retryCsrf: false });
   }
