@@ -1,0 +1,195 @@
+"""The learner's JSON API: the session, signing in and out, joining a class, progress."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from . import people
+from .models import Progress, User, now
+from .security import (
+    SESSION_COOKIE,
+    check_csrf,
+    classes_of,
+    client_address,
+    csrf_token,
+    end_session,
+    new_token,
+    require_viewer,
+    set_csrf_cookie,
+    set_session_cookie,
+    start_session,
+    verify_password,
+    viewer,
+)
+from .web import read_json
+
+MAX_WORK_BYTES = 5 * 1024 * 1024  # as web/transfer.js's MAX_FILE_BYTES
+
+
+def user_json(s, user: User, roles: dict) -> dict:
+    return {
+        "id": user.id,
+        "login": user.login,
+        "name": user.name,
+        "classes": classes_of(s, roles),
+    }
+
+
+def session(request):
+    settings = request.app.state.settings
+    found = viewer(request)
+    seed = request.cookies.get(SESSION_COOKIE) if found else None
+    fresh = None
+    if seed is None:
+        seed = request.cookies.get("course_csrf")
+        if not seed or len(seed) > 100:
+            seed = fresh = new_token()
+    user = None
+    if found:
+        with request.app.state.db.session() as s:
+            user = user_json(s, found.user, found.roles)
+    response = JSONResponse({"user": user, "csrf": csrf_token(settings, seed)})
+    if fresh:
+        set_csrf_cookie(response, settings, fresh)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _signed_in(request, s, user: User) -> JSONResponse:
+    """The answer to a successful sign-in: the user, and a session cookie."""
+    from .models import Membership
+
+    token = start_session(s, user)
+    roles = dict(
+        s.execute(
+            select(Membership.class_id, Membership.role).where(Membership.user_id == user.id)
+        ).all()
+    )
+    response = JSONResponse(
+        {"user": user_json(s, user, roles), "csrf": csrf_token(request.app.state.settings, token)}
+    )
+    set_session_cookie(response, request.app.state.settings, token)
+    return response
+
+
+def _limited(request, *keys):
+    app = request.app.state
+    if not app.limits.hit(app.limits.signin, *keys):
+        raise HTTPException(429, "Too many sign-in attempts: wait a minute and try again.")
+
+
+def signin(request):
+    check_csrf(request)
+    body = read_json(request)
+    login, password = body.get("login"), body.get("password")
+    if not isinstance(login, str) or not isinstance(password, str):
+        raise HTTPException(400, "Give your login and password.")
+    login = login.strip().lower()[:80]
+    _limited(request, f"signin:login:{login}", f"signin:addr:{client_address(request)}")
+    with request.app.state.db.session() as s:
+        user = s.scalar(select(User).where(User.login == login))
+        if not verify_password(user.password_hash if user else None, password[:1000]):
+            raise HTTPException(401, "Wrong login or password.")
+        return _signed_in(request, s, user)
+
+
+def join(request):
+    check_csrf(request)
+    body = read_json(request)
+    fields = [body.get(k) for k in ("invite_code", "login", "name", "password")]
+    if not all(isinstance(f, str) for f in fields):
+        raise HTTPException(400, "Give the invite code, a login, your name and a password.")
+    code, login, name, password = fields
+    _limited(request, f"join:addr:{client_address(request)}")
+    try:
+        with request.app.state.db.session() as s:
+            course = people.class_by_code(s, code)
+            user = people.add_member(s, course, name, "learner", login=login, password=password)
+            return _signed_in(request, s, user)
+    except people.PeopleError as exc:
+        raise HTTPException(400, str(exc)) from None
+
+
+def signin_link(request):
+    check_csrf(request)
+    body = read_json(request)
+    token = body.get("token")
+    if not isinstance(token, str):
+        raise HTTPException(400, "The sign-in link is incomplete: open it again from your message.")
+    _limited(request, f"link:addr:{client_address(request)}")
+    password = body.get("password")
+    try:
+        with request.app.state.db.session() as s:
+            user = people.use_link(s, token)
+            if isinstance(password, str) and password:
+                people.check_password(password)
+                from .security import hash_password
+
+                user.password_hash = hash_password(password)
+            return _signed_in(request, s, user)
+    except people.PeopleError as exc:
+        raise HTTPException(400, str(exc)) from None
+
+
+def signout(request):
+    check_csrf(request)
+    end_session(request)
+    response = JSONResponse({"user": None})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+def get_progress(request):
+    who = require_viewer(request)
+    with request.app.state.db.session() as s:
+        row = s.get(Progress, who.user.id)
+        data = {"revision": row.revision if row else 0, "work": row.work if row else None}
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
+
+def put_progress(request):
+    check_csrf(request)
+    who = require_viewer(request)
+    if len(request.state.body or b"") > MAX_WORK_BYTES:
+        raise HTTPException(413, "Saved work over 5 MB is not kept on the server.")
+    body = read_json(request)
+    revision, work = body.get("revision"), body.get("work")
+    if not isinstance(revision, int) or not isinstance(work, dict):
+        raise HTTPException(400, "Send {revision, work}: the revision you last read and your work.")
+    if work.get("format") != "course-work":
+        raise HTTPException(400, "That is not the course's saved work (format course-work).")
+    with request.app.state.db.session() as s:
+        row = s.get(Progress, who.user.id)
+        if row is None:
+            if revision != 0:
+                return _conflict(0, None)
+            s.add(Progress(user_id=who.user.id, revision=1, work=work, updated_at=now()))
+            return JSONResponse({"revision": 1})
+        # Write only over the revision this browser read: another browser's write in
+        # between is never lost (the page merges and tries again).
+        result = s.execute(
+            update(Progress)
+            .where(Progress.user_id == who.user.id, Progress.revision == revision)
+            .values(revision=revision + 1, work=work, updated_at=now())
+        )
+        if result.rowcount != 1:
+            return _conflict(row.revision, row.work)
+    return JSONResponse({"revision": revision + 1})
+
+
+def _conflict(revision, work):
+    return JSONResponse({"revision": revision, "work": work}, status_code=409)
+
+
+routes = [
+    Route("/api/session", session, methods=["GET"]),
+    Route("/api/signin", signin, methods=["POST"]),
+    Route("/api/join", join, methods=["POST"]),
+    Route("/api/signin-link", signin_link, methods=["POST"]),
+    Route("/api/signout", signout, methods=["POST"]),
+    Route("/api/progress", get_progress, methods=["GET"]),
+    Route("/api/progress", put_progress, methods=["PUT"]),
+]

@@ -1,0 +1,185 @@
+"""`create_app(settings)`: the course and its API on one origin.
+
+Routes first (the API, the sign-in and instructor pages, /health), then the built course
+at / with the headers that make it cross-origin isolated (as tools/serve.py). Every
+request body is capped before any route reads it, and never decompressed.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import HTMLResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from . import api, gradebook, pages, submissions
+from .config import Settings
+from .db import Database
+from .queue import make_queue
+from .security import RateLimits
+
+ISOLATION_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+SERVER_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",  # a sign-in link's token never leaves in a Referer
+}
+BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class BodyLimit:
+    """Reads a request's body once, refusing it past `limit` bytes (413, from the
+    Content-Length or while it streams in) or compressed (415: nothing is inflated here,
+    so no zip bomb goes off); routes find it in request.state.body."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
+            return await self.app(scope, receive, send)
+        headers = dict(scope["headers"])
+        if headers.get(b"content-encoding", b"identity") not in (b"identity", b""):
+            return await _error(scope, send, 415, "Send the body uncompressed.")
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            return await _error(scope, send, 413, _too_big(self.limit))
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                return await _error(scope, send, 413, _too_big(self.limit))
+            chunks.append(chunk)
+            if not message.get("more_body"):
+                break
+        scope.setdefault("state", {})["body"] = b"".join(chunks)
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": scope["state"]["body"], "more_body": False}
+            return await receive()
+
+        return await self.app(scope, replay, send)
+
+
+def _too_big(limit):
+    return f"The request is over {limit // 1024} kB: submit the exercise file alone."
+
+
+async def _error(scope, send, status, message):
+    response = JSONResponse({"error": message}, status_code=status)
+    await response(scope, None, send)
+
+
+class Headers:
+    """Adds the isolation headers to the course's files and the server's to everything else."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        path = scope["path"]
+        ours = path.startswith(("/api/", "/signin/", "/instructor/", "/health"))
+
+        async def send_with(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                extra = dict(SERVER_HEADERS)
+                if not ours:
+                    extra.update(ISOLATION_HEADERS)
+                    extra["Cache-Control"] = "no-cache"
+                elif path.startswith(("/signin/", "/instructor/")):
+                    # The pages are same-origin documents: isolated like the course.
+                    extra.update(ISOLATION_HEADERS)
+                names = {k.lower() for k, _ in headers}
+                for name, value in extra.items():
+                    if name.lower().encode() not in names:
+                        headers.append((name.lower().encode(), value.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        return await self.app(scope, receive, send_with)
+
+
+def health(request):
+    state = request.app.state
+    try:
+        with state.db.session() as s:
+            s.execute(text("SELECT 1"))
+    except Exception:
+        return JSONResponse({"status": "error", "database": "unreachable"}, status_code=503)
+    return JSONResponse(
+        {"status": "ok", "database": state.db.dialect, "queue": state.queue.name},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def http_error(request, exc: HTTPException):
+    if request.url.path.startswith("/api/") or "application/json" in request.headers.get(
+        "accept", ""
+    ):
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+    from html import escape
+
+    return HTMLResponse(
+        f"<!doctype html><meta charset=utf-8><title>{exc.status_code}</title>"
+        f'<p>{escape(str(exc.detail))}</p><p><a href="/">Back to the course</a></p>',
+        status_code=exc.status_code,
+    )
+
+
+async def server_error(request, exc):
+    return JSONResponse(
+        {
+            "error": "The server failed on this request; your work is kept in your browser. Try again."
+        },
+        status_code=500,
+    )
+
+
+def create_app(settings: Settings | None = None, db: Database | None = None) -> Starlette:
+    settings = settings or Settings.from_env()
+    routes = [Route("/health", health)]
+    routes += api.routes + submissions.routes + pages.routes + gradebook.routes
+    if settings.site_dir is not None:
+        routes.append(Mount("/", StaticFiles(directory=settings.site_dir, html=True)))
+    middleware = []
+    if settings.cors_origin:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=[settings.cors_origin],
+                allow_credentials=True,
+                allow_methods=["GET", "POST", "PUT"],
+                allow_headers=["content-type", "x-csrf-token"],
+                max_age=600,
+            )
+        )
+    middleware += [Middleware(Headers), Middleware(BodyLimit, limit=settings.max_body_bytes)]
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={HTTPException: http_error, 500: server_error},
+    )
+    app.state.settings = settings
+    app.state.db = db or Database(settings.database_url)
+    app.state.queue = make_queue(settings)
+    app.state.limits = RateLimits(settings)
+    return app

@@ -1,0 +1,102 @@
+"""Every setting of the server, read from the environment (documented in docs/instructors/server.md)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+DATA_DIR = Path("server-data")  # the embedded default: everything in one folder
+
+
+class ConfigError(Exception):
+    """A setting that cannot work; the message says which and what to set."""
+
+
+def _secret_key(data_dir: Path) -> str:
+    """SECRET_KEY, or one made once and kept in the data folder (mode 600)."""
+    path = data_dir / "secret_key"
+    if path.is_file():
+        return path.read_text().strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str
+    broker_url: str  # "database" (workers poll the database) or redis://...
+    secret_key: str
+    public_url: str  # where learners reach the server, e.g. https://course.example.org/
+    data_dir: Path
+    site_dir: Path | None = None  # the built course, served at /
+    cors_origin: str | None = None  # a static site on another origin that submits here
+    lease_seconds: float = 30.0  # a grading job not renewed for this long is taken again
+    max_attempts: int = 3  # a submission whose grading killed this many workers is an error
+    max_code_bytes: int = 256 * 1024
+    max_body_bytes: int = 1024 * 1024
+    signin_per_minute: int = 10
+    submit_per_minute: int = 20
+    grade_seed: int | None = None  # tests only: the hidden cases' seed
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Secure cookies on https; plain http is allowed on this machine's loopback only."""
+        return urlsplit(self.public_url).scheme == "https"
+
+    @property
+    def origin(self) -> str:
+        parts = urlsplit(self.public_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    @classmethod
+    def from_env(cls, env=None, **override) -> Settings:
+        env = os.environ if env is None else env
+        data_dir = Path(env.get("COURSE_DATA_DIR", DATA_DIR)).resolve()
+        public = env.get("PUBLIC_URL", "http://127.0.0.1:8000/")
+        if urlsplit(public).scheme not in ("http", "https") or not urlsplit(public).netloc:
+            raise ConfigError(
+                f"PUBLIC_URL={public!r} is not an address: e.g. https://course.example.org/"
+            )
+        parts = urlsplit(public)
+        if parts.scheme == "http" and parts.hostname not in LOOPBACK:
+            raise ConfigError(
+                f"PUBLIC_URL={public!r} is plain http on a network: serve it behind a reverse proxy "
+                "with TLS and set PUBLIC_URL=https://... (see docs/instructors/server.md)"
+            )
+        if not public.endswith("/"):
+            public += "/"
+        database = env.get("DATABASE_URL") or f"sqlite:///{data_dir / 'course.db'}"
+        if database.startswith("postgresql://"):
+            database = "postgresql+psycopg://" + database[len("postgresql://") :]
+        broker = env.get("BROKER_URL", "database")
+        if broker != "database" and not broker.startswith(("redis://", "rediss://")):
+            raise ConfigError(
+                f"BROKER_URL={broker!r}: use 'database' (the default) or redis://HOST:6379/0"
+            )
+        cors = env.get("CORS_ORIGIN") or None
+        if cors and (cors == "*" or urlsplit(cors).scheme not in ("http", "https")):
+            raise ConfigError(
+                f"CORS_ORIGIN={cors!r}: give the one origin of the course site, e.g. https://you.github.io"
+            )
+        values = dict(
+            database_url=database,
+            broker_url=broker,
+            secret_key=env.get("SECRET_KEY") or _secret_key(data_dir),
+            public_url=public,
+            data_dir=data_dir,
+            site_dir=Path(env["COURSE_SITE_DIR"]).resolve() if env.get("COURSE_SITE_DIR") else None,
+            cors_origin=cors.rstrip("/") if cors else None,
+            lease_seconds=float(env.get("COURSE_LEASE_SECONDS", 30)),
+        )
+        if env.get("COURSE_GRADE_SEED"):
+            values["grade_seed"] = int(env["COURSE_GRADE_SEED"])
+        values.update(override)
+        return cls(**values)

@@ -1,0 +1,3 @@
+"""The instructor's pages: the gradebook, a submission, CSV, results JSON, re-grade."""
+
+routes = []

@@ -1,0 +1,3 @@
+"""The sign-in, join and sign-in-link pages (HTML)."""
+
+routes = []
