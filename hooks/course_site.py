@@ -2,13 +2,22 @@
 
 on_config registers the two custom fences with pymdownx.superfences; on_post_build
 adds everything the pages need to run Python locally (see site_build.py).
+
+SUBMIT_URL, when set at build time, is the course server's address (server/README.md):
+every page then carries it as `<meta name="course-server" content="...">`, which the
+runtime reads to show the account line, Submit and the submissions (web/server.js), and
+the service worker leaves the server's own paths to the network. Unset (a plain static
+site), no page mentions a server and nothing is ever asked of one.
 """
 
 from __future__ import annotations
 
+import html
 import logging
+import os
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fences import custom_fences
 from mkdocs.utils import get_relative_url
@@ -32,11 +41,35 @@ NO_SITE_URL = (
 )
 
 
+def submit_url(environ=os.environ) -> str | None:
+    """The course server's address from SUBMIT_URL, with its trailing slash; None when unset.
+
+    Raises ValueError when it is set but is not an http(s) address.
+    """
+    value = environ.get("SUBMIT_URL", "").strip()
+    if not value:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(
+            f"SUBMIT_URL={value!r} is not the address of a course server: give its http(s) "
+            "address, e.g. `SUBMIT_URL=https://course.example.org/` (leave it unset for a "
+            "static site without one)"
+        )
+    return value if value.endswith("/") else value + "/"
+
+
 def on_config(config):
     if not config.site_url:
         from mkdocs.exceptions import Abort
 
         raise Abort(NO_SITE_URL)
+    try:
+        config.extra["course_server"] = submit_url()
+    except ValueError as exc:
+        from mkdocs.exceptions import Abort
+
+        raise Abort(str(exc)) from exc
     if SUPERFENCES not in config.markdown_extensions:
         config.markdown_extensions.append(SUPERFENCES)
     options = config.mdx_configs.setdefault(SUPERFENCES, {})
@@ -76,6 +109,10 @@ _RUNS_PYTHON = (
 
 def on_post_page(output, page, config):
     output = _MERMAID_LOADER.sub("", output)
+    server = config.extra.get("course_server")
+    if server and "</head>" in output:
+        meta = f'<meta name="course-server" content="{html.escape(server)}">'
+        output = output.replace("</head>", meta + "</head>", 1)
     if any(marker in output for marker in _RUNS_PYTHON) and "</head>" in output:
         urls = {
             "worker": get_relative_url("assets/course/worker.js", page.url),
@@ -87,7 +124,12 @@ def on_post_page(output, page, config):
 
 def on_post_build(config):
     try:
-        build_site_runtime(_root(config), Path(config.site_dir), config.site_url)
+        build_site_runtime(
+            _root(config),
+            Path(config.site_dir),
+            config.site_url,
+            server_url=config.extra.get("course_server"),
+        )
     except SiteBuildError as exc:
         # Abort the build with the step's own message (what to install or fix).
         from mkdocs.exceptions import Abort

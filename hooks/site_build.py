@@ -138,11 +138,17 @@ def offline_files(site: Path) -> dict[str, list]:
     return files
 
 
-def write_service_worker(root: Path, site: Path) -> dict:
-    """site/sw.js: web/sw.js with this build's files; returns what it was given."""
+def write_service_worker(root: Path, site: Path, server_url: str | None = None) -> dict:
+    """site/sw.js: web/sw.js with this build's files; returns what it was given.
+
+    `server_url` (SUBMIT_URL): the course server, whose own paths (api/, signin/,
+    instructor/, health) the worker leaves to the network, never to its cache.
+    """
     files = offline_files(site)
     version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
     build = {"version": version, "headers": ISOLATION_HEADERS, "files": files}
+    if server_url:
+        build["server"] = server_url
     source = (root / "web" / "sw.js").read_text()
     placeholder = "self.__COURSE_BUILD__"
     if source.count(placeholder) != 1:
@@ -372,8 +378,10 @@ def publish_notebooks(site: Path, site_url: str, wheels: list[Path]) -> None:
             raise SiteBuildError(f"{path.relative_to(site)}: {exc}") from exc
 
 
-def build_site_runtime(root: Path, site: Path, site_url: str) -> None:
-    """Every step above, in order."""
+def build_site_runtime(
+    root: Path, site: Path, site_url: str, server_url: str | None = None
+) -> None:
+    """Every step above, in order; `server_url`: the course server (SUBMIT_URL), or None."""
     nm = node_modules(root)
     bundle_runtime(root, site)
     pyodide_dir = copy_pyodide(nm, site)
@@ -383,4 +391,4 @@ def build_site_runtime(root: Path, site: Path, site_url: str) -> None:
     publish_exercises(root, site)
     publish_notebooks(site, site_url, wheels)
     write_headers_file(site)
-    write_service_worker(root, site)  # last: it lists every file above
+    write_service_worker(root, site, server_url)  # last: it lists every file above

@@ -24,14 +24,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def build_site(out: Path, port: int) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` into `out`, for http://127.0.0.1:`port`/ (instant navigation)."""
+def build_site(out: Path, port: int, env: dict | None = None) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` into `out`, for http://127.0.0.1:`port`/ (instant navigation).
+
+    `env`: more of the build's environment (SUBMIT_URL); without it, SUBMIT_URL is unset.
+    """
+    base = {k: v for k, v in os.environ.items() if k != "SUBMIT_URL"}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "SITE_URL": f"http://127.0.0.1:{port}/"},
+        env={**base, "SITE_URL": f"http://127.0.0.1:{port}/", **(env or {})},
     )
 
 

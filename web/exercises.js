@@ -8,12 +8,15 @@
 // the page shows that wording the page's way (wording.js), and leaves the files as they are.
 
 import { zipSync, strToU8 } from "fflate";
-import { createEditor, getText } from "./editor.js";
+import { createEditor, getText, setText } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
 import { RunStatus } from "./runstatus.js";
 import { SavedEdit } from "./saved.js";
 import { exerciseKey, flushSaves, isDone, loadEdit, markDone } from "./storage.js";
+import { serverURL } from "./server.js";
+import { Submissions } from "./submit.js";
+import { onServerMerge } from "./sync.js";
 import { exerciseAnchor, pageWording, rewriteMessage } from "./wording.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
@@ -82,8 +85,13 @@ class Exercise {
       "Download every exercise file, with your edits",
     );
     this.runStatus = new RunStatus("checking");
+    // A site built for a course server (SUBMIT_URL): Submit, and the submissions below.
+    this.submissions = serverURL()
+      ? new Submissions(file, { getCode: () => getText(this.view), keep: () => this.edit.keep() })
+      : null;
     toolbar.append(
       this.checkButton,
+      ...(this.submissions ? [this.submissions.button] : []),
       this.stopButton,
       this.hintButton,
       this.resetButton,
@@ -104,6 +112,10 @@ class Exercise {
     this.output.clear();
 
     el.append(header, host, toolbar, this.edit.notice, this.hintList, result);
+    if (this.submissions) {
+      el.append(this.submissions.el);
+      this.followServerMerge();
+    }
     this.checkButton.addEventListener("click", () => this.check());
     this.stopButton.addEventListener("click", () => this.stop());
     this.hintButton.addEventListener("click", () => this.nextHint());
@@ -111,6 +123,18 @@ class Exercise {
     this.downloadButton.addEventListener("click", () => downloadAll(this.ctx.siteRoot));
 
     this.edit.offerNewVersion(() => this.reset());
+  }
+
+  /** Work brought from the course server replaced this file's edit: an editor the learner
+   *  has not typed in since the page opened shows it (one they have typed in keeps theirs). */
+  followServerMerge() {
+    const opened = getText(this.view);
+    const stop = onServerMerge((keys) => {
+      if (!this.el.isConnected) return stop();
+      if (!keys.includes(`exercise/${this.file}`) || getText(this.view) !== opened) return;
+      const saved = loadEdit(this.key);
+      if (saved) setText(this.view, saved.code);
+    });
   }
 
   updateHintButton() {

@@ -13,6 +13,9 @@ import { showProgress } from "./progress.js";
 import { mountQuestions } from "./questions.js";
 import { showOfflineState, startServiceWorker } from "./offline.js";
 import { mountTransfer } from "./transferui.js";
+import { loadSession, serverURL } from "./server.js";
+import { startSync } from "./sync.js";
+import { mountAccount } from "./account.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -27,6 +30,13 @@ globalThis.coursePython = client;
 if (globalThis.courseEarlyPython) client.boot();
 // Isolation on hosts without headers, the course offline, and new versions (web/sw.js).
 startServiceWorker(siteRoot);
+// A site built for a course server (SUBMIT_URL): who is signed in, and their work follows them.
+// A static site has no such server: nothing is asked of one.
+const courseServer = serverURL();
+if (courseServer) {
+  startSync();
+  loadSession();
+}
 
 /** The page's path inside the site, e.g. "lessons/day05_add_mul" ("index" for the home page). */
 function pageKey() {
@@ -69,6 +79,7 @@ function mount() {
   const root = document.querySelector("article") ?? document.body;
   renderMath(root);
   const page = pageKey();
+  if (courseServer) mountAccount(root);
   const cells = mountCells(root, { client, page });
   const exercises = mountExercises(root, { client, page, siteRoot });
   mountQuestions(root, { page });

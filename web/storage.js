@@ -45,6 +45,20 @@ export function onStorageProblem(listener) {
   return () => problemListeners.delete(listener);
 }
 
+const changeListeners = new Set();
+
+/** Called (with no argument) after any item of the learner's work was written or removed, in
+ *  this tab; returns an unsubscribe. The course server's progress sync (sync.js) listens. */
+export function onWorkChanged(listener) {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
+function changed(key) {
+  if (!key.startsWith(WORK_PREFIX)) return;
+  for (const listener of changeListeners) listener();
+}
+
 function failed(reason) {
   const first = problem === null;
   problem ??= reason;
@@ -68,6 +82,7 @@ function write(key, value) {
     if (value === null) store.removeItem(key);
     else store.setItem(key, value);
     memory.delete(key);
+    changed(key);
     return true;
   } catch (err) {
     memory.set(key, value); // null: removed, for this tab at least
@@ -235,5 +250,6 @@ export function writeWork(entries) {
     return err?.name === "QuotaExceededError" ? "full" : "disabled";
   }
   for (const [key] of entries) memory.delete(WORK_PREFIX + key); // storage holds it now
+  if (entries.length) changed(WORK_PREFIX);
   return null;
 }

@@ -16,6 +16,10 @@
 //
 // The first install takes over at once and fills its cache afterwards, when the page asks
 // ("cache-course"): the page's one reload for isolation then comes at once, not after 20 MB.
+//
+// A build for a course server (SUBMIT_URL) gives BUILD.server, its address: the server's own
+// paths there (api/, signin/, instructor/, health) are left to the network, untouched, never
+// kept nor served from the cache, so a server on the site's own origin answers them itself.
 
 const BUILD = self.__COURSE_BUILD__;
 const CACHE = `course-${BUILD.version}`;
@@ -26,6 +30,15 @@ const PARALLEL = 6;
 function sitePath(url) {
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
   return decodeURIComponent(url.pathname.slice(SCOPE.pathname.length)).replace(/(^|\/)index\.html$/, "$1");
+}
+
+const SERVER = BUILD.server ? new URL(BUILD.server) : null;
+const SERVER_PATH = /^(?:(?:api|signin|instructor)(?:\/|$)|health$)/;
+
+/** Whether `url` is one of the course server's own paths (never the cache's). */
+function serverPath(url) {
+  if (!SERVER || url.origin !== SERVER.origin || !url.pathname.startsWith(SERVER.pathname)) return false;
+  return SERVER_PATH.test(url.pathname.slice(SERVER.pathname.length));
 }
 
 async function sha256(buffer) {
@@ -173,7 +186,9 @@ function offlinePage() {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
-  const path = sitePath(new URL(request.url));
+  const url = new URL(request.url);
+  if (serverPath(url)) return; // the network's alone, as if there were no worker
+  const path = sitePath(url);
   if (path === null) return;
   event.respondWith(respond(request, path));
 });

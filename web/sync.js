@@ -1,0 +1,122 @@
+// The learner's work follows them through the course server (GET/PUT api/progress): once
+// signed in, the server's copy is merged into this browser exactly as "Import my work" merges
+// a file (transfer.js: readWorkFile, planImport, applyImport keeping what is newer here), then
+// this browser's whole work goes back up. A PUT another browser beat (409) is merged and sent
+// again, a few times at most. Later saves are sent a few seconds after the last one, and once
+// more as the page is left. Nothing here ever removes an item of this browser's work.
+
+import { api, currentSession, onSession } from "./server.js";
+import { onWorkChanged } from "./storage.js";
+import { applyImport, exportWork, planImport, readWorkFile } from "./transfer.js";
+
+const PUSH_DELAY_MS = 5000;
+const MAX_TRIES = 4;
+const KEEPALIVE_LIMIT = 60_000; // bytes: a browser sends at most 64 KiB with keepalive
+
+let revision = null; // the server's revision this browser's work was last merged with
+let synced = false; // merged with the server at least once in this tab
+let dirty = false; // saved here since the last push
+let timer = null;
+let running = null;
+let applying = false;
+let started = false;
+const mergeListeners = new Set();
+
+/** Call `listener(keys)` after work from the server was written here (keys after the prefix). */
+export function onServerMerge(listener) {
+  mergeListeners.add(listener);
+  return () => mergeListeners.delete(listener);
+}
+
+/** Merge the server's `work` (an exported work object, or null) into this browser. */
+function merge(work) {
+  if (!work) return;
+  const read = readWorkFile(JSON.stringify(work));
+  if (read.error) return; // not work this page can read (a newer course): kept on the server
+  const plan = planImport(read.work);
+  const keys = [...plan.add, ...plan.replace];
+  if (!keys.length) return;
+  applying = true;
+  try {
+    if (applyImport(plan, { keepNewer: true }).error) return;
+  } finally {
+    applying = false;
+  }
+  for (const listener of mergeListeners) listener(keys);
+}
+
+/** Fetch, merge, push; on a 409, merge what the other browser wrote and push again. */
+async function syncNow() {
+  let reply = await api("GET", "api/progress");
+  if (!reply.ok) return false;
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
+    merge(reply.data?.work ?? null);
+    revision = reply.data?.revision ?? 0;
+    dirty = false;
+    const put = await api("PUT", "api/progress", { revision, work: exportWork() });
+    if (put.ok) {
+      revision = put.data?.revision ?? revision + 1;
+      synced = true;
+      return true;
+    }
+    if (put.status !== 409) {
+      dirty = true;
+      return false;
+    }
+    // Another browser wrote first: its answer carries {revision, work}; else ask again.
+    reply = put.data && "revision" in put.data ? put : await api("GET", "api/progress");
+    if (!reply.ok && reply.status !== 409) break;
+  }
+  dirty = true;
+  return false;
+}
+
+/** Run one sync at a time; a sync asked for while one runs follows it. */
+export function sync() {
+  if (currentSession().state !== "signed-in") return Promise.resolve(false);
+  clearTimeout(timer);
+  timer = null;
+  const next = (running ?? Promise.resolve()).then(syncNow).catch(() => false);
+  running = next.finally(() => {
+    if (running === next) running = null;
+  });
+  return next;
+}
+
+function scheduled() {
+  if (applying || currentSession().state !== "signed-in") return;
+  dirty = true;
+  clearTimeout(timer);
+  timer = setTimeout(sync, PUSH_DELAY_MS);
+}
+
+/** The page is being left: send unsent work with keepalive, if it is small enough. */
+function pushOnLeave() {
+  if (!dirty || !synced || currentSession().state !== "signed-in") return;
+  const body = { revision, work: exportWork() };
+  if (JSON.stringify(body).length > KEEPALIVE_LIMIT) return; // sent on the next visit
+  clearTimeout(timer);
+  timer = null;
+  dirty = false;
+  api("PUT", "api/progress", body, { keepalive: true });
+}
+
+/** Start following the session: sync on sign-in (and on load when signed in), then push saves. */
+export function startSync() {
+  if (started) return;
+  started = true;
+  onSession((session, before) => {
+    const user = session.user?.id ?? null;
+    if (session.state === "signed-in" && (before.state !== "signed-in" || before.user?.id !== user)) {
+      revision = null;
+      synced = false;
+      sync();
+    }
+    if (session.state !== "signed-in") {
+      clearTimeout(timer);
+      timer = null;
+    }
+  });
+  onWorkChanged(scheduled);
+  globalThis.addEventListener?.("pagehide", pushOnLeave);
+}
