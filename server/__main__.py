@@ -148,6 +148,7 @@ def _serve(settings, args) -> int:
     db = Database(settings.database_url)
     db.migrate()  # once, here, before any worker or web request touches the tables
     stop = threading.Event()
+    supervisor = None
     if args.workers:
         env = {
             **os.environ,
@@ -155,9 +156,10 @@ def _serve(settings, args) -> int:
             "DATABASE_URL": settings.database_url,
             "SECRET_KEY": settings.secret_key,
         }
-        threading.Thread(
+        supervisor = threading.Thread(
             target=supervise, args=(settings, args.workers, args.isolation, stop, env), daemon=True
-        ).start()
+        )
+        supervisor.start()
     print(
         f"The course server: {settings.public_url}  (database {db.dialect}, "
         f"queue {settings.broker_url.split('://')[0]}, {args.workers} local workers)",
@@ -174,6 +176,8 @@ def _serve(settings, args) -> int:
         )
     finally:
         stop.set()
+        if supervisor is not None:
+            supervisor.join()  # the workers finish the job in hand and exit with the server
     return 0
 
 
