@@ -42,6 +42,23 @@ def site_dir(site_port, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def server_port() -> int:
+    """The port of a course server (or of its fake); the server's site is built for it."""
+    return free_port()
+
+
+@pytest.fixture(scope="session")
+def server_site(server_port, tmp_path_factory) -> Path:
+    """The site built as `nox -s server` builds it: SITE_URL and SUBMIT_URL its own address.
+    One build per session, for the page tests against a fake API and the real server."""
+    out = tmp_path_factory.mktemp("site-with-server")
+    proc = build_site(out, server_port, env={"SUBMIT_URL": f"http://127.0.0.1:{server_port}/"})
+    if proc.returncode != 0:
+        pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    return out
+
+
+@pytest.fixture(scope="session")
 def base_url(site_dir, site_port):
     """The site, served cross-origin isolated (like `nox -s serve`)."""
     server = serve(site_dir, isolation=True, port=site_port)

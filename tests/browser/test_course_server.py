@@ -27,7 +27,11 @@ def admin(env, *args) -> str:
     """Run `python -m server admin ...`; its last line (the invite code or the link)."""
     done = subprocess.run(
         [sys.executable, "-m", "server", "admin", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip().splitlines()[-1]
@@ -39,9 +43,22 @@ def course_server(server_site, server_port, tmp_path_factory):
     url = f"http://127.0.0.1:{server_port}/"
     env = {**os.environ, "COURSE_DATA_DIR": str(data), "PUBLIC_URL": url, "SECRET_KEY": "e2e" * 20}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "serve", "--port", str(server_port),
-         "--site", str(server_site), "--workers", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(data / "server.log", "wb"),
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "serve",
+            "--port",
+            str(server_port),
+            "--site",
+            str(server_site),
+            "--workers",
+            "1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(data / "server.log", "wb"),
     )
     deadline = time.monotonic() + 60
     while True:

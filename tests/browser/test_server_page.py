@@ -20,7 +20,7 @@ from conftest import PageWatch
 from helpers import PLAYGROUND, editor_text, set_code
 from playwright.sync_api import expect
 
-from tests.site_server import build_site, free_port, serve
+from tests.site_server import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "hooks"))
@@ -37,22 +37,17 @@ USER = {
 
 
 @pytest.fixture(scope="module")
-def server_site(tmp_path_factory):
-    """The site built with SUBMIT_URL = its own address, served isolated: one build."""
-    port = free_port()
-    out = tmp_path_factory.mktemp("site-with-server")
-    proc = build_site(out, port, env={"SUBMIT_URL": f"http://127.0.0.1:{port}"})
-    if proc.returncode != 0:
-        pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
-    server = serve(out, isolation=True, port=port)
-    yield out, f"http://127.0.0.1:{port}/"
+def served_site(server_site, server_port):
+    """The site built with SUBMIT_URL = its own address (conftest), served isolated."""
+    server = serve(server_site, isolation=True, port=server_port)
+    yield server_site, f"http://127.0.0.1:{server_port}/"
     server.shutdown()
     server.server_close()
 
 
 @pytest.fixture
-def site(server_site):
-    return server_site[1]
+def site(served_site):
+    return served_site[1]
 
 
 class FakeServer:
@@ -210,8 +205,8 @@ def test_submit_url_is_read_with_its_trailing_slash_and_checked():
             submit_url({"SUBMIT_URL": bad})
 
 
-def test_every_page_carries_the_server_and_the_worker_leaves_its_paths_alone(server_site):
-    out, url = server_site
+def test_every_page_carries_the_server_and_the_worker_leaves_its_paths_alone(served_site):
+    out, url = served_site
     for page in ("index.html", "playground/index.html", "map/index.html"):
         assert f'<meta name="course-server" content="{url}">' in (out / page).read_text()
     sw = (out / "sw.js").read_text()
