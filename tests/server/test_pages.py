@@ -185,3 +185,45 @@ def test_the_script_and_style_are_served(client):
     assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
     assert not re.search(r"https?://|@import|url\(", style.text)
     assert client.get("/signin/static/../pages.py").status_code == 404
+
+
+def test_a_stale_session_cookie_does_not_block_signing_in(app, client):
+    """A browser whose session the server no longer knows (signed out elsewhere, the
+    database reset) gets a CSRF token that works, and can sign in again."""
+    login, _ = learner(app)
+    assert post(client, "/api/signin", {"login": login, "password": PASSWORD}).status_code == 200
+    assert client.cookies.get("course_session")
+    with app.state.db.session() as s:
+        from server.models import SignInSession
+
+        s.query(SignInSession).delete()
+    assert "Sign in" in client.get("/signin/").text
+    response = post(client, "/api/signin", {"login": login, "password": PASSWORD})
+    assert response.status_code == 200, response.text
+
+
+def test_signing_out_from_another_origin_deletes_the_cookie_it_set(database_url, tmp_path):
+    """With CORS_ORIGIN the session cookie is SameSite=None; Secure, and a deletion with
+    weaker attributes would be ignored by the browser in a cross-site fetch."""
+    settings = Settings.from_env(
+        {
+            "COURSE_DATA_DIR": str(tmp_path / "data"),
+            "DATABASE_URL": database_url,
+            "PUBLIC_URL": "https://course.example.org/",
+            "CORS_ORIGIN": "https://site.example.org",
+        },
+        secret_key="s" * 48,
+    )
+    db = Database(settings.database_url)
+    db.migrate()
+    app = create_app(settings, db)
+    login, _ = learner(app)
+    with TestClient(app, base_url="https://course.example.org") as client:
+        assert (
+            post(client, "/api/signin", {"login": login, "password": PASSWORD}).status_code == 200
+        )
+        response = post(client, "/api/signout", {})
+        cookie = response.headers["set-cookie"].lower()
+        assert cookie.startswith("course_session=") and "max-age=0" in cookie
+        assert "samesite=none" in cookie and "secure" in cookie
+    db.dispose()
