@@ -13,6 +13,7 @@ from .security import (
     SESSION_COOKIE,
     check_csrf,
     classes_of,
+    clear_session_cookie,
     client_address,
     csrf_token,
     end_session,
@@ -54,6 +55,11 @@ def session(request):
     response = JSONResponse({"user": user, "csrf": csrf_token(settings, seed)})
     if fresh:
         set_csrf_cookie(response, settings, fresh)
+    if found is None and SESSION_COOKIE in request.cookies:
+        # A session the server no longer knows (signed out elsewhere, expired, the database
+        # reset): while the browser sent it, check_csrf would take it as the seed and refuse
+        # the token above, so no sign-in could ever succeed. The browser forgets it here.
+        clear_session_cookie(response, settings)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -138,7 +144,7 @@ def signout(request):
     check_csrf(request)
     end_session(request)
     response = JSONResponse({"user": None})
-    response.delete_cookie(SESSION_COOKIE, path="/")
+    clear_session_cookie(response, request.app.state.settings)
     return response
 
 

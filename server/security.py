@@ -85,6 +85,18 @@ def set_session_cookie(response, settings, token: str) -> None:
     )
 
 
+def clear_session_cookie(response, settings) -> None:
+    """Delete the session cookie, with the attributes it was set with: a browser ignores a
+    deletion that is less secure than the cookie (e.g. Lax for a SameSite=None cookie)."""
+    response.delete_cookie(
+        SESSION_COOKIE,
+        path="/",
+        httponly=True,
+        secure=settings.secure_cookies,
+        samesite=_samesite(settings),
+    )
+
+
 def _samesite(settings) -> str:
     # A course site on another origin sends the cookie with its fetches only if it is
     # SameSite=None (and so Secure); on one origin, Lax keeps it out of other sites' forms.

@@ -1,0 +1,82 @@
+// The sign-in pages' forms, sent to the course server's JSON API.
+//
+// Each form says where it goes (data-api). Before sending, the script asks
+// GET /api/session for the CSRF token and sends it in X-CSRF-Token; the server's
+// {"error"} text is shown in the form's aria-live message. After signing in the page
+// goes to ?next= when that is a path on this site, else to the course's home.
+
+"use strict";
+
+const NETWORK_ERROR = "The server did not answer: check your connection and try again.";
+
+// Where to go after signing in: ?next= when it is a path on this site, else "/"; never
+// another origin ("//host", "/\host", an absolute address, or anything the URL parser resolves
+// elsewhere). The answer is absolute, so that a path like "/.//host" stays on this site.
+function nextPath(search) {
+  const wanted = new URLSearchParams(search).get("next");
+  if (!wanted || wanted[0] !== "/" || wanted[1] === "/" || wanted[1] === "\\") return "/";
+  if (/[\\\u0000-\u001f\u007f]/.test(wanted)) return "/";
+  try {
+    const url = new URL(wanted, window.location.origin);
+    if (url.origin !== window.location.origin) return "/";
+    return url.href;
+  } catch {
+    return "/";
+  }
+}
+
+async function csrfToken() {
+  const response = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
+  if (!response.ok) throw new Error(await errorText(response));
+  return (await response.json()).csrf;
+}
+
+async function errorText(response) {
+  try {
+    const body = await response.json();
+    if (body && typeof body.error === "string" && body.error) return body.error;
+  } catch {
+    // not JSON: a proxy's page, say
+  }
+  return `The server answered ${response.status}: try again in a moment.`;
+}
+
+function fields(form) {
+  const data = {};
+  for (const input of form.querySelectorAll("input[name]")) {
+    // An optional field left empty is not sent (the link page's password).
+    if (input.value !== "" || input.required) data[input.name] = input.value;
+  }
+  return data;
+}
+
+async function send(form) {
+  const message = form.querySelector(".message");
+  const buttons = form.querySelectorAll("button");
+  message.classList.remove("error");
+  message.textContent = "…";
+  buttons.forEach((b) => (b.disabled = true));
+  try {
+    const response = await fetch(form.dataset.api, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": await csrfToken() },
+      body: JSON.stringify(fields(form)),
+    });
+    if (!response.ok) throw new Error(await errorText(response));
+    message.textContent = form.dataset.then === "reload" ? "Signed out." : "Signed in.";
+    if (form.dataset.then === "reload") window.location.reload();
+    else window.location.assign(nextPath(window.location.search));
+  } catch (error) {
+    message.classList.add("error");
+    message.textContent = error instanceof TypeError ? NETWORK_ERROR : error.message;
+    buttons.forEach((b) => (b.disabled = false));
+  }
+}
+
+for (const form of document.querySelectorAll("form[data-api]")) {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send(form);
+  });
+}

@@ -1,0 +1,229 @@
+"""The sign-in, join and sign-in-link pages: labelled forms, one same-origin script, and a
+link page that does not use the link up."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from starlette.testclient import TestClient
+
+from server import people
+from server.app import create_app
+from server.config import Settings
+from server.db import Database
+
+BASE = "http://127.0.0.1:8000"
+PASSWORD = "a long enough password"
+
+
+class Page(HTMLParser):
+    """The tags of a page, and the text inside each <script>."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.tags, self.scripts, self._in_script = [], [], False
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in_script = True
+            self.scripts.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts[-1] += data
+
+    def all(self, tag):
+        return [attrs for t, attrs in self.tags if t == tag]
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    settings = Settings.from_env(
+        {"COURSE_DATA_DIR": str(tmp_path / "data"), "DATABASE_URL": database_url},
+        secret_key="s" * 48,
+    )
+    db = Database(settings.database_url)
+    db.migrate()
+    yield create_app(settings, db)
+    db.dispose()
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app, base_url=BASE) as c:
+        yield c
+
+
+def learner(app, name="Ada Lovelace", password=PASSWORD):
+    """A learner in a new class; (login, a sign-in link's token)."""
+    with app.state.db.session() as s:
+        course = people.create_class(s, "Autumn")
+        user = people.add_member(s, course, name, password=password)
+        link = people.signin_link(s, user, BASE + "/")
+        return user.login, link.rsplit("/", 1)[1]
+
+
+def post(client, path, body):
+    token = client.get("/api/session").json()["csrf"]
+    return client.post(path, json=body, headers={"X-CSRF-Token": token})
+
+
+def assert_labelled(page: Page):
+    """Every visible input has a <label for=...>; every form posts (never a GET with the password)."""
+    labels = {attrs.get("for") for attrs in page.all("label")}
+    inputs = [a for a in page.all("input") if a.get("type") != "hidden"]
+    assert inputs
+    for attrs in inputs:
+        assert attrs.get("id") in labels, attrs
+        assert attrs.get("autocomplete"), attrs
+    for form in page.all("form"):
+        assert form.get("method") == "post" and form.get("data-api", "").startswith("/api/")
+
+
+def assert_self_contained(html: str, page: Page):
+    """No address of another host, no inline script or handler, no inline style."""
+    assert not re.search(r"https?://", html)
+    assert page.all("script") == [{"src": "/signin/static/signin.js", "defer": None}]
+    assert page.scripts == [""]
+    for _tag, attrs in page.tags:
+        assert not [name for name in attrs if name.startswith("on") or name == "style"]
+    assert not page.all("style") and not page.all("iframe") and not page.all("img")
+
+
+def test_the_signin_page_has_both_forms_labelled(client):
+    response = client.get("/signin/")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    page = Page(response.text)
+    assert_labelled(page)
+    assert_self_contained(response.text, page)
+    forms = {f["id"]: f["data-api"] for f in page.all("form")}
+    assert forms == {"signin": "/api/signin", "join": "/api/join"}
+    inputs = {a["id"]: a for a in page.all("input")}
+    assert inputs["signin-login"]["autocomplete"] == "username"
+    assert inputs["signin-password"]["autocomplete"] == "current-password"
+    assert inputs["join-password"]["autocomplete"] == "new-password"
+    assert inputs["join-password"]["minlength"] == str(people.MIN_PASSWORD)
+    assert {a["name"] for a in page.all("input") if a["id"].startswith("join-")} == {
+        "invite_code",
+        "login",
+        "name",
+        "password",
+    }
+    assert len(page.all("main")) == 1 and "width=device-width" in response.text
+    # The page names who is signed in: no cache keeps it; no other site may frame or feed it.
+    assert response.headers["cache-control"] == "no-store"
+    csp = response.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "default-src 'none'" in csp
+    assert response.headers["referrer-policy"] == "no-referrer"
+
+
+def test_signed_in_the_page_names_the_viewer_and_offers_sign_out(app, client):
+    login, _ = learner(app, name="Ada <b>Lovelace</b>")
+    assert post(client, "/api/signin", {"login": login, "password": PASSWORD}).status_code == 200
+    response = client.get("/signin/")
+    page = Page(response.text)
+    assert "Signed in as Ada &lt;b&gt;Lovelace&lt;/b&gt;" in response.text
+    assert "<b>" not in response.text
+    assert [f["data-api"] for f in page.all("form")] == ["/api/signout"]
+    assert_self_contained(response.text, page)
+    assert post(client, "/api/signout", {}).status_code == 200
+    assert 'id="join"' in client.get("/signin/").text
+
+
+def test_signin_without_a_slash_keeps_next(client):
+    response = client.get("/signin?next=/lessons/day05/", follow_redirects=False)
+    assert response.status_code == 307
+    assert response.headers["location"] == "/signin/?next=/lessons/day05/"
+
+
+def test_opening_a_link_page_does_not_use_the_link(app, client):
+    login, token = learner(app)
+    for _ in range(3):  # a mail scanner, a preview, the learner
+        response = client.get(f"/signin/link/{token}")
+        assert response.status_code == 200
+    page = Page(response.text)
+    assert_labelled(page)
+    assert_self_contained(response.text, page)
+    hidden = [a for a in page.all("input") if a.get("type") == "hidden"]
+    assert hidden == [{"type": "hidden", "name": "token", "value": token}]
+    assert page.all("input")[-1]["autocomplete"] == "new-password"
+    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["cache-control"] == "no-store"
+    # The button's POST still works, once; with the password it sets, the learner signs in.
+    signed = post(client, "/api/signin-link", {"token": token, "password": "another good one"})
+    assert signed.status_code == 200 and signed.json()["user"]["login"] == login
+    assert post(client, "/api/signin-link", {"token": token}).status_code == 400
+    post(client, "/api/signout", {})
+    again = post(client, "/api/signin", {"login": login, "password": "another good one"})
+    assert again.status_code == 200
+
+
+def test_a_link_page_is_the_same_for_any_token(client):
+    # Not looked up: an unknown token gets the same page (the POST says it is wrong).
+    response = client.get("/signin/link/%3Cscript%3Ealert(1)%3C%22%3E")
+    assert response.status_code == 200
+    assert "<script>alert" not in response.text
+    assert post(client, "/api/signin-link", {"token": "nope"}).status_code == 400
+
+
+def test_the_script_and_style_are_served(client):
+    script = client.get("/signin/static/signin.js")
+    assert script.status_code == 200
+    assert "javascript" in script.headers["content-type"]
+    assert "X-CSRF-Token" in script.text and "/api/session" in script.text
+    assert not re.search(r"https?://", script.text)
+    style = client.get("/signin/static/signin.css")
+    assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
+    assert not re.search(r"https?://|@import|url\(", style.text)
+    assert client.get("/signin/static/../pages.py").status_code == 404
+
+
+def test_a_stale_session_cookie_does_not_block_signing_in(app, client):
+    """A browser whose session the server no longer knows (signed out elsewhere, the
+    database reset) gets a CSRF token that works, and can sign in again."""
+    login, _ = learner(app)
+    assert post(client, "/api/signin", {"login": login, "password": PASSWORD}).status_code == 200
+    assert client.cookies.get("course_session")
+    with app.state.db.session() as s:
+        from server.models import SignInSession
+
+        s.query(SignInSession).delete()
+    assert "Sign in" in client.get("/signin/").text
+    response = post(client, "/api/signin", {"login": login, "password": PASSWORD})
+    assert response.status_code == 200, response.text
+
+
+def test_signing_out_from_another_origin_deletes_the_cookie_it_set(database_url, tmp_path):
+    """With CORS_ORIGIN the session cookie is SameSite=None; Secure, and a deletion with
+    weaker attributes would be ignored by the browser in a cross-site fetch."""
+    settings = Settings.from_env(
+        {
+            "COURSE_DATA_DIR": str(tmp_path / "data"),
+            "DATABASE_URL": database_url,
+            "PUBLIC_URL": "https://course.example.org/",
+            "CORS_ORIGIN": "https://site.example.org",
+        },
+        secret_key="s" * 48,
+    )
+    db = Database(settings.database_url)
+    db.migrate()
+    app = create_app(settings, db)
+    login, _ = learner(app)
+    with TestClient(app, base_url="https://course.example.org") as client:
+        assert (
+            post(client, "/api/signin", {"login": login, "password": PASSWORD}).status_code == 200
+        )
+        response = post(client, "/api/signout", {})
+        cookie = response.headers["set-cookie"].lower()
+        assert cookie.startswith("course_session=") and "max-age=0" in cookie
+        assert "samesite=none" in cookie and "secure" in cookie
+    db.dispose()
