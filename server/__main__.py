@@ -24,7 +24,7 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .config import ConfigError, Settings
+from .config import PUBLIC_URL_FILE, ConfigError, Settings
 
 
 def _parser():
@@ -143,8 +143,13 @@ def _serve(settings, args) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.site:
-        settings = Settings.from_env(site_dir=Path(args.site).resolve())
+    override = {"site_dir": Path(args.site).resolve()} if args.site else {}
+    if not os.environ.get("PUBLIC_URL"):
+        # On this machine: the address is where it serves; the admin commands read it back.
+        override["public_url"] = f"http://127.0.0.1:{args.port}/"
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        (settings.data_dir / PUBLIC_URL_FILE).write_text(override["public_url"])
+    settings = Settings.from_env(**override)
     db = Database(settings.database_url)
     db.migrate()  # once, here, before any worker or web request touches the tables
     stop = threading.Event()

@@ -9,7 +9,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-DATA_DIR = Path("server-data")  # the embedded default: everything in one folder
+DATA_DIR = Path("server-data")
+PUBLIC_URL_FILE = "public_url"  # written by `serve` when PUBLIC_URL is unset  # the embedded default: everything in one folder
 
 
 class ConfigError(Exception):
@@ -60,7 +61,12 @@ class Settings:
     def from_env(cls, env=None, **override) -> Settings:
         env = os.environ if env is None else env
         data_dir = Path(env.get("COURSE_DATA_DIR", DATA_DIR)).resolve()
-        public = env.get("PUBLIC_URL", "http://127.0.0.1:8000/")
+        # Unset: the address `serve` last ran at (so the admin commands' links point at the
+        # port it serves), else http://127.0.0.1:8000/.
+        served = data_dir / PUBLIC_URL_FILE
+        public = env.get("PUBLIC_URL") or (
+            served.read_text().strip() if served.is_file() else "http://127.0.0.1:8000/"
+        )
         if urlsplit(public).scheme not in ("http", "https") or not urlsplit(public).netloc:
             raise ConfigError(
                 f"PUBLIC_URL={public!r} is not an address: e.g. https://course.example.org/"
