@@ -30,6 +30,24 @@ def _secret_key(data_dir: Path) -> str:
     return key
 
 
+def _course_url(url: str | None, cors: str | None) -> str | None:
+    """COURSE_URL: the course's own address when another host serves it (a sign-in there
+    comes back to it); it must be on CORS_ORIGIN, the one other origin trusted."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"COURSE_URL={url!r} is not an address: e.g. https://you.github.io/course/"
+        )
+    if not cors or f"{parts.scheme}://{parts.netloc}" != cors.rstrip("/"):
+        raise ConfigError(
+            f"COURSE_URL={url!r} is on another origin than CORS_ORIGIN={cors!r}: set CORS_ORIGIN "
+            "to the course site's origin (scheme://host[:port])"
+        )
+    return url if url.endswith("/") else url + "/"
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str
@@ -39,6 +57,7 @@ class Settings:
     data_dir: Path
     site_dir: Path | None = None  # the built course, served at /
     cors_origin: str | None = None  # a static site on another origin that submits here
+    course_url: str | None = None  # where the course is read (default: this server's address)
     lease_seconds: float = 30.0  # a grading job not renewed for this long is taken again
     max_attempts: int = 3  # a submission whose grading killed this many workers is an error
     max_code_bytes: int = 256 * 1024
@@ -51,6 +70,11 @@ class Settings:
     def secure_cookies(self) -> bool:
         """Secure cookies on https; plain http is allowed on this machine's loopback only."""
         return urlsplit(self.public_url).scheme == "https"
+
+    @property
+    def home(self) -> str:
+        """Where a learner goes after signing in: the course, wherever it is served."""
+        return self.course_url or self.public_url
 
     @property
     def origin(self) -> str:
@@ -100,6 +124,7 @@ class Settings:
             data_dir=data_dir,
             site_dir=Path(env["COURSE_SITE_DIR"]).resolve() if env.get("COURSE_SITE_DIR") else None,
             cors_origin=cors.rstrip("/") if cors else None,
+            course_url=_course_url(env.get("COURSE_URL"), cors),
             lease_seconds=float(env.get("COURSE_LEASE_SECONDS", 30)),
         )
         if env.get("COURSE_GRADE_SEED"):

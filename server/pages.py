@@ -31,8 +31,14 @@ CSP = (
 )
 
 
-def _page(name: str, **context) -> HTMLResponse:
-    html = _templates.get_template(name).render(min_password=MIN_PASSWORD, **context)
+def _page(request, name: str, **context) -> HTMLResponse:
+    settings = request.app.state.settings
+    html = _templates.get_template(name).render(
+        min_password=MIN_PASSWORD,
+        course_home=settings.home,
+        course_origin=settings.cors_origin or "",
+        **context,
+    )
     return HTMLResponse(
         html,
         headers={
@@ -44,7 +50,7 @@ def _page(name: str, **context) -> HTMLResponse:
 
 def signin_page(request):
     found = viewer(request)
-    return _page("signin.html", user=found.user if found else None)
+    return _page(request, "signin.html", user=found.user if found else None)
 
 
 def signin_bare(request):
@@ -56,7 +62,7 @@ def signin_bare(request):
 def link_page(request):
     # The token is not looked up: the page is the same for every token, and only the
     # button's POST uses the link up (or says that it is used or expired).
-    return _page("link.html", token=request.path_params["token"])
+    return _page(request, "link.html", token=request.path_params["token"])
 
 
 routes = [

@@ -18,8 +18,11 @@ export function serverURL() {
 }
 
 /** `<server>/signin/`: where the learner signs in or joins a class. */
+/** The server's sign-in page, which comes back to this page after signing in. */
 export function signInURL() {
-  return new URL("signin/", serverURL()).href;
+  const url = new URL("signin/", serverURL());
+  url.searchParams.set("next", location.href);
+  return url.href;
 }
 
 /** {state: "loading" | "signed-in" | "signed-out" | "unreachable", user, csrf} */

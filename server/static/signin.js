@@ -9,19 +9,22 @@
 
 const NETWORK_ERROR = "The server did not answer: check your connection and try again.";
 
-// Where to go after signing in: ?next= when it is a path on this site, else "/"; never
-// another origin ("//host", "/\host", an absolute address, or anything the URL parser resolves
-// elsewhere). The answer is absolute, so that a path like "/.//host" stays on this site.
+// Where to go after signing in: ?next= when it is on this site or on the course's own
+// site (COURSE_URL, when another host serves the course), else the course's home. Never
+// another origin ("//host", "/\\host", or anything the URL parser resolves elsewhere); the
+// answer is absolute, so that a path like "/.//host" stays where it was meant to.
 function nextPath(search) {
+  const home = document.body.dataset.courseHome || "/";
+  const allowed = [window.location.origin, document.body.dataset.courseOrigin].filter(Boolean);
   const wanted = new URLSearchParams(search).get("next");
-  if (!wanted || wanted[0] !== "/" || wanted[1] === "/" || wanted[1] === "\\") return "/";
-  if (/[\\\u0000-\u001f\u007f]/.test(wanted)) return "/";
+  if (!wanted || /[\\\u0000-\u001f\u007f]/.test(wanted)) return home;
+  const relative = wanted[0] === "/" && wanted[1] !== "/";
+  if (!relative && !/^https?:\/\//i.test(wanted)) return home;
   try {
     const url = new URL(wanted, window.location.origin);
-    if (url.origin !== window.location.origin) return "/";
-    return url.href;
+    return allowed.includes(url.origin) ? url.href : home;
   } catch {
-    return "/";
+    return home;
   }
 }
 

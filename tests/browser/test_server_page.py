@@ -13,7 +13,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from conftest import PageWatch
@@ -222,7 +222,8 @@ def test_signed_out_submit_keeps_the_code_and_links_to_sign_in(server_page, fake
     page.goto(site + PLAYGROUND)
     account = page.locator(".course-account")
     expect(account).to_have_attribute("data-account", "signed-out")
-    expect(account.locator("a[data-action=sign-in]")).to_have_attribute("href", site + "signin/")
+    back = f"{site}signin/?next={quote(site + PLAYGROUND, safe='')}"
+    expect(account.locator("a[data-action=sign-in]")).to_have_attribute("href", back)
     b = block(page)
     submit = b.locator("button[data-action=submit]")
     expect(submit).to_have_text("⇪ Submit")
@@ -230,7 +231,7 @@ def test_signed_out_submit_keeps_the_code_and_links_to_sign_in(server_page, fake
     submit.click()
     message = b.locator("[data-submit-message]")
     expect(message).to_contain_text("not signed in")
-    expect(message.locator("a[data-action=sign-in]")).to_have_attribute("href", site + "signin/")
+    expect(message.locator("a[data-action=sign-in]")).to_have_attribute("href", back)
     assert editor_text(b) == "# my attempt, not signed in\n"
     assert json.loads(stored(page, f"exercise/{FILE}"))["code"] == "# my attempt, not signed in\n"
     assert not fake.calls("POST", "submissions")
