@@ -403,7 +403,18 @@ def test_regrade_needs_the_token_and_requeues_that_exercise_of_that_class(world)
     assert [r.status_code for r in refused] == [403, 403, 403]
     assert world.row(ours[0]).state == "graded" and world.row(ours[0]).regrade_id is None
 
-    answer = client.post(url, data={"exercise": ADD_MUL, "csrf": csrf}, follow_redirects=False)
+    foreign = {"origin": "https://elsewhere.example"}
+    answer = client.post(url, data={"exercise": ADD_MUL, "csrf": csrf}, headers=foreign)
+    assert answer.status_code == 403
+    # A browser sends the page's origin with the form only if the page lets it.
+    book = client.get(f"/instructor/classes/{world.course}")
+    assert book.headers["referrer-policy"] == "same-origin"
+    answer = client.post(
+        url,
+        data={"exercise": ADD_MUL, "csrf": csrf},
+        headers={"origin": "http://127.0.0.1:8000"},
+        follow_redirects=False,
+    )
     assert answer.status_code == 303
     location = answer.headers["location"]
     regrade_id = int(location.rsplit("/", 1)[1])
