@@ -35,7 +35,7 @@ def _page(request, name: str, **context) -> HTMLResponse:
     settings = request.app.state.settings
     html = _templates.get_template(name).render(
         min_password=MIN_PASSWORD,
-        course_home=settings.home,
+        course_home=settings.course_url or "/",  # the course on this server: its root
         course_origin=settings.cors_origin or "",
         **context,
     )

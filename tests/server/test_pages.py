@@ -123,7 +123,7 @@ def test_the_signin_page_has_both_forms_labelled(client):
     assert response.headers["cache-control"] == "no-store"
     csp = response.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "default-src 'none'" in csp
-    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["referrer-policy"] == "same-origin"
 
 
 def test_signed_in_the_page_names_the_viewer_and_offers_sign_out(app, client):
@@ -156,7 +156,7 @@ def test_opening_a_link_page_does_not_use_the_link(app, client):
     hidden = [a for a in page.all("input") if a.get("type") == "hidden"]
     assert hidden == [{"type": "hidden", "name": "token", "value": token}]
     assert page.all("input")[-1]["autocomplete"] == "new-password"
-    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["referrer-policy"] == "same-origin"
     assert response.headers["cache-control"] == "no-store"
     # The button's POST still works, once; with the password it sets, the learner signs in.
     signed = post(client, "/api/signin-link", {"token": token, "password": "another good one"})
