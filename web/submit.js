@@ -32,6 +32,21 @@ export function describeState(s) {
   return `Not graded: ${why || "the grader could not run it"}`;
 }
 
+const LATE = {
+  accept: "late work is graded and marked late",
+  refuse: "late work is not accepted",
+};
+
+/** "Due 1 Dec 2026, 23:59: late work is graded and marked late" */
+export function describeDeadline(d) {
+  const late =
+    d.late_policy === "penalty"
+      ? `late work is graded, marked late and loses ${d.penalty_percent} % of its score`
+      : (LATE[d.late_policy] ?? LATE.accept);
+  const passed = Date.parse(d.due_at) < Date.now() ? " (passed)" : "";
+  return `Due ${when(d.due_at)}${passed}: ${late}.`;
+}
+
 function when(iso) {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
@@ -59,7 +74,10 @@ export class Submissions {
     this.live = element("div", "course-visually-hidden");
     this.live.setAttribute("aria-live", "polite");
     this.live.dataset.submitLive = "";
-    this.el.append(this.message, this.list, this.live);
+    this.deadline = element("p", "course-submissions__deadline");
+    this.deadline.dataset.deadline = "";
+    this.deadline.hidden = true;
+    this.el.append(this.deadline, this.message, this.list, this.live);
 
     this.button.addEventListener("click", () => this.submit());
     let mounted = false;
@@ -120,15 +138,24 @@ export class Submissions {
     }
   }
 
-  /** The learner's submissions of this exercise, from the server. */
+  /** The learner's submissions of this exercise, and its deadline, from the server. */
   async load() {
+    this.loadDeadline();
     const reply = await api("GET", `api/submissions?exercise=${encodeURIComponent(this.file)}`);
     if (!reply.ok || !Array.isArray(reply.data?.submissions)) return;
     for (const s of [...reply.data.submissions].reverse()) this.show(s, { quiet: true });
     this.poll();
   }
 
+  async loadDeadline() {
+    const reply = await api("GET", "api/deadlines");
+    const due = reply.ok ? reply.data?.deadlines?.find((d) => d.exercise === this.file) : null;
+    this.deadline.hidden = !due;
+    if (due) this.deadline.textContent = describeDeadline(due);
+  }
+
   clearList() {
+    this.deadline.hidden = true;
     this.items.clear();
     this.list.replaceChildren();
     this.stopPolling();

@@ -64,6 +64,7 @@ class FakeServer:
         self.submit_error: tuple[int, str] | None = None
         self.requests: list[tuple[str, str, dict | None, dict]] = []
         self.reachable = True
+        self.deadlines: list[dict] = []
 
     def answer(self, route, status, body):
         route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
@@ -84,6 +85,8 @@ class FakeServer:
             return self.answer(route, 200, {})
         if self.user is None:
             return self.answer(route, 401, {"error": "Sign in first."})
+        if path == "deadlines":
+            return self.answer(route, 200, {"deadlines": self.deadlines})
         if path == "submissions" and request.method == "POST":
             if self.submit_error:
                 status, error = self.submit_error
@@ -242,6 +245,22 @@ def test_a_submission_goes_queued_grading_graded_newest_first(server_page, fake,
     page = server_page
     fake.user = USER
     fake.add(FILE, "graded", score=1, max_score=5, feedback="1 of 5", late=True)
+    fake.deadlines = [
+        {
+            "class_id": 1,
+            "exercise": "day01_derivative.py",
+            "due_at": "2030-01-01T00:00:00Z",
+            "late_policy": "refuse",
+            "penalty_percent": 0,
+        },
+        {
+            "class_id": 1,
+            "exercise": FILE,
+            "due_at": "2020-03-01T12:00:00Z",
+            "late_policy": "penalty",
+            "penalty_percent": 20,
+        },
+    ]
     page.goto(site + PLAYGROUND)
     expect(page.locator(".course-account")).to_contain_text("Signed in as Ada L.")
     b = block(page)
@@ -249,6 +268,11 @@ def test_a_submission_goes_queued_grading_graded_newest_first(server_page, fake,
     expect(items).to_have_count(1)
     expect(items.first).to_have_attribute("data-score", "1")
     expect(items.first.locator(".course-submission__late")).to_have_text("Late")
+    # This exercise's deadline, not another's: passed, and what lateness costs.
+    deadline = b.locator("[data-deadline]")
+    expect(deadline).to_contain_text("2020")
+    expect(deadline).to_contain_text("(passed)")
+    expect(deadline).to_contain_text("loses 20 %")
 
     set_code(b, "def add(a, b):\n    return a + b\n")
     b.locator("[data-action=submit]").click()
