@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -161,23 +162,31 @@ def put_progress(request):
         raise HTTPException(400, "Send {revision, work}: the revision you last read and your work.")
     if work.get("format") != "course-work":
         raise HTTPException(400, "That is not the course's saved work (format course-work).")
-    with request.app.state.db.session() as s:
-        row = s.get(Progress, who.user.id)
-        if row is None:
-            if revision != 0:
-                return _conflict(0, None)
-            s.add(Progress(user_id=who.user.id, revision=1, work=work, updated_at=now()))
-            return JSONResponse({"revision": 1})
-        # Write only over the revision this browser read: another browser's write in
-        # between is never lost (the page merges and tries again).
-        result = s.execute(
-            update(Progress)
-            .where(Progress.user_id == who.user.id, Progress.revision == revision)
-            .values(revision=revision + 1, work=work, updated_at=now())
-        )
-        if result.rowcount != 1:
-            return _conflict(row.revision, row.work)
-    return JSONResponse({"revision": revision + 1})
+    db = request.app.state.db
+    try:
+        with db.session() as s:
+            row = s.get(Progress, who.user.id)
+            if row is None:
+                if revision != 0:
+                    return _conflict(0, None)
+                s.add(Progress(user_id=who.user.id, revision=1, work=work, updated_at=now()))
+                s.flush()
+                return JSONResponse({"revision": 1})
+            # Write only over the revision this browser read: another browser's write in
+            # between is never lost (the page merges and tries again).
+            result = s.execute(
+                update(Progress)
+                .where(Progress.user_id == who.user.id, Progress.revision == revision)
+                .values(revision=revision + 1, work=work, updated_at=now())
+            )
+            if result.rowcount == 1:
+                return JSONResponse({"revision": revision + 1})
+    except IntegrityError:
+        pass  # another browser's first write went in between this one's read and insert
+    # Another browser wrote first: answer with what is there now (not what was read).
+    with db.session() as s:
+        row = s.get(Progress, who.user.id, populate_existing=True)
+        return _conflict(row.revision, row.work)
 
 
 def _conflict(revision, work):

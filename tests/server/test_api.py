@@ -322,10 +322,12 @@ def test_progress_two_first_writes_at_once_never_fail(srv, monkeypatch):
     token = b.csrf()
     real_get = type(srv.db.sessions()).get
     barrier = threading.Barrier(2, timeout=10)
+    waits = [1, 1]  # the first read of each request waits for the other's
 
     def get_then_wait(self, entity, ident, **kw):
         found = real_get(self, entity, ident, **kw)
-        if entity is Progress:
+        if entity is Progress and waits:
+            waits.pop()
             try:
                 barrier.wait()  # both requests have seen "no progress yet"
             except threading.BrokenBarrierError:
@@ -336,8 +338,7 @@ def test_progress_two_first_writes_at_once_never_fail(srv, monkeypatch):
         # SQLite's BEGIN IMMEDIATE puts the two requests one after the other: the second
         # reads the first one's row, so there is no race to make; check the answer only.
         answers = [
-            b.put("/api/progress", {"revision": 0, "work": _work(w)}, token=token)
-            for w in "ab"
+            b.put("/api/progress", {"revision": 0, "work": _work(w)}, token=token) for w in "ab"
         ]
     else:
         monkeypatch.setattr(type(srv.db.sessions()), "get", get_then_wait)
