@@ -6,7 +6,11 @@ A `Browser` is a TestClient with its own cookies that fetches its CSRF token fro
 
 from __future__ import annotations
 
+import functools
+import shutil
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 from starlette.testclient import TestClient
 
@@ -103,6 +107,20 @@ def make_server(tmp_path, database_url, **env) -> Server:
             **env,
         }
     )
+    if database_url.startswith("sqlite:///"):
+        # Migrating a SQLite file commits each table on its own (slow where fsync is):
+        # start from a copy of one migrated once (test_migrations migrates empty ones).
+        shutil.copyfile(_migrated_sqlite(), database_url.removeprefix("sqlite:///"))
     db = Database(settings.database_url)
     db.migrate()
     return Server(settings, db, create_app(settings, db))
+
+
+@functools.cache
+def _migrated_sqlite() -> str:
+    path = Path(tempfile.mkdtemp(prefix="course-template-")) / "course.db"
+    db = Database(f"sqlite:///{path}")
+    db.migrate()
+    db.dispose()  # the last connection closed: SQLite folds the WAL into the file
+    assert not Path(f"{path}-wal").exists()
+    return str(path)
