@@ -11,6 +11,7 @@ from starlette.routing import Route
 from . import people
 from .models import Progress, User, now
 from .security import (
+    CSRF_COOKIE,
     SESSION_COOKIE,
     check_csrf,
     classes_of,
@@ -45,7 +46,7 @@ def session(request):
     seed = request.cookies.get(SESSION_COOKIE) if found else None
     fresh = None
     if seed is None:
-        seed = request.cookies.get("course_csrf")
+        seed = request.cookies.get(CSRF_COOKIE)
         if not seed or len(seed) > 100:
             seed = fresh = new_token()
     user = None

@@ -94,8 +94,9 @@ class Browser:
         headers.update(kw.pop("headers", {}))
         return self.client.put(url, json=json, headers=headers, **kw)
 
-    def submit(self, code=CODE, exercise=EXERCISE, **extra):
-        return self.post("/api/submissions", {"exercise": exercise, "code": code, **extra})
+    def submit(self, code=CODE, exercise=EXERCISE, headers=None, **extra):
+        body = {"exercise": exercise, "code": code, **extra}
+        return self.post("/api/submissions", body, headers=headers or {})
 
 
 def make_server(tmp_path, database_url, **env) -> Server:
