@@ -43,7 +43,8 @@ def _class_for(viewer, wanted) -> int:
     """The class a submission goes to: the one asked for, or the viewer's only class."""
     learning = [cid for cid, role in viewer.roles.items() if role == "learner"]
     if wanted is not None:
-        if not isinstance(wanted, int) or wanted not in learning:
+        # bool is an int in Python: true would be class 1.
+        if type(wanted) is not int or wanted not in learning:
             raise HTTPException(403, "You are not a learner in that class.")
         return wanted
     if len(learning) == 1:
