@@ -159,7 +159,8 @@ def put_progress(request):
         raise HTTPException(413, "Saved work over 5 MB is not kept on the server.")
     body = read_json(request)
     revision, work = body.get("revision"), body.get("work")
-    if not isinstance(revision, int) or not isinstance(work, dict):
+    # A revision the column holds (32-bit): a bigger one failed in the database (500).
+    if type(revision) is not int or not 0 <= revision < 2**31 - 1 or not isinstance(work, dict):
         raise HTTPException(400, "Send {revision, work}: the revision you last read and your work.")
     if work.get("format") != "course-work":
         raise HTTPException(400, "That is not the course's saved work (format course-work).")
