@@ -92,7 +92,13 @@ def signin(request):
     login = login.strip().lower()[:80]
     _limited(request, f"signin:login:{login}", f"signin:addr:{client_address(request)}")
     with request.app.state.db.session() as s:
-        user = s.scalar(select(User).where(User.login == login))
+        # A login no one can have is no one's: it is never sent to the database (a NUL
+        # byte in it made PostgreSQL fail), and the answer takes as long as any other.
+        user = (
+            s.scalar(select(User).where(User.login == login))
+            if people.LOGIN.fullmatch(login)
+            else None
+        )
         if not verify_password(user.password_hash if user else None, password[:1000]):
             raise HTTPException(401, "Wrong login or password.")
         return _signed_in(request, s, user)
