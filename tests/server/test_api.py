@@ -357,3 +357,18 @@ def test_progress_two_first_writes_at_once_never_fail(srv, monkeypatch):
     lost = next(r for r in answers if r.status_code == 409)
     assert lost.json()["revision"] == 1
     assert lost.json()["work"] == b.get("/api/progress").json()["work"]
+
+
+def test_progress_up_to_5_MB_is_kept(srv):
+    """Saved work may be as big as web/transfer.js lets a file of work be (5 MB)."""
+    class_id, _ = srv.new_class()
+    b = srv.signed_in("ada", class_id)
+    big = _work("#" * (4 * 2**20))
+    r = b.put("/api/progress", {"revision": 0, "work": big})
+    assert r.status_code == 200, r.text
+    assert b.get("/api/progress").json()["work"] == big
+    too_big = b.put("/api/progress", {"revision": 1, "work": _work("#" * (6 * 2**20))})
+    assert too_big.status_code == 413 and too_big.json()["error"]
+    assert b.get("/api/progress").json()["revision"] == 1
+    # Other requests keep the smaller cap.
+    assert b.submit(code="#" * (2 * 2**20)).status_code == 413
