@@ -108,7 +108,7 @@ def make_server(tmp_path, database_url, **env) -> Server:
             **env,
         }
     )
-    if database_url.startswith("sqlite:///"):
+    if database_url.startswith("sqlite:///") and not Path(database_url[10:]).exists():
         # Migrating a SQLite file commits each table on its own (slow where fsync is):
         # start from a copy of one migrated once (test_migrations migrates empty ones).
         shutil.copyfile(_migrated_sqlite(), database_url.removeprefix("sqlite:///"))
