@@ -29,6 +29,18 @@ def _secret_key(data_dir: Path) -> str:
     return key
 
 
+def origin_of(url: str) -> str:
+    """The origin as a browser writes it in its Origin header: scheme and host in lower
+    case, no default port (https://Course.Example.org:443/ is https://course.example.org)."""
+    parts = urlsplit(url)
+    scheme, host, port = parts.scheme.lower(), parts.hostname or "", parts.port
+    if ":" in host:
+        host = f"[{host}]"
+    if port is None or (scheme, port) in (("http", 80), ("https", 443)):
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str
@@ -53,8 +65,7 @@ class Settings:
 
     @property
     def origin(self) -> str:
-        parts = urlsplit(self.public_url)
-        return f"{parts.scheme}://{parts.netloc}"
+        return origin_of(self.public_url)
 
     @classmethod
     def from_env(cls, env=None, **override) -> Settings:
@@ -93,7 +104,7 @@ class Settings:
             public_url=public,
             data_dir=data_dir,
             site_dir=Path(env["COURSE_SITE_DIR"]).resolve() if env.get("COURSE_SITE_DIR") else None,
-            cors_origin=cors.rstrip("/") if cors else None,
+            cors_origin=origin_of(cors) if cors else None,
             lease_seconds=float(env.get("COURSE_LEASE_SECONDS", 30)),
         )
         if env.get("COURSE_GRADE_SEED"):

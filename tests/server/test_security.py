@@ -567,3 +567,24 @@ def test_nul_bytes_in_urls(srv):
         r = b.get(url)
         assert r.status_code in (200, 404), (url, r.text)
     assert b.post("/api/signin-link", {"token": "\x00"}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    "public, cors",
+    [
+        ("https://Course.Example.org:443/", "https://You.github.io/"),
+        ("https://course.example.org", "https://you.github.io:443"),
+    ],
+)
+def test_origin_check_matches_what_browsers_send(tmp_path, database_url, public, cors):
+    """Browsers send the origin in lower case and without a default port: a PUBLIC_URL
+    written otherwise must not make every POST from the course a foreign one."""
+    srv = make_server(tmp_path, database_url, PUBLIC_URL=public, CORS_ORIGIN=cors)
+    try:
+        class_id, _ = srv.new_class()
+        b = srv.signed_in("ada", class_id)
+        for origin in ("https://course.example.org", "https://you.github.io"):
+            assert b.submit(headers={"Origin": origin}).status_code == 202, origin
+        assert b.submit(headers={"Origin": "https://evil.github.io"}).status_code == 403
+    finally:
+        srv.db.dispose()
