@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -10,6 +11,7 @@ from starlette.routing import Route
 from . import people
 from .models import Progress, User, now
 from .security import (
+    CSRF_COOKIE,
     SESSION_COOKIE,
     check_csrf,
     classes_of,
@@ -45,7 +47,7 @@ def session(request):
     seed = request.cookies.get(SESSION_COOKIE) if found else None
     fresh = None
     if seed is None:
-        seed = request.cookies.get("course_csrf")
+        seed = request.cookies.get(CSRF_COOKIE)
         if not seed or len(seed) > 100:
             seed = fresh = new_token()
     user = None
@@ -96,7 +98,13 @@ def signin(request):
     login = login.strip().lower()[:80]
     _limited(request, f"signin:login:{login}", f"signin:addr:{client_address(request)}")
     with request.app.state.db.session() as s:
-        user = s.scalar(select(User).where(User.login == login))
+        # A login no one can have is no one's: it is never sent to the database (a NUL
+        # byte in it made PostgreSQL fail), and the answer takes as long as any other.
+        user = (
+            s.scalar(select(User).where(User.login == login))
+            if people.LOGIN.fullmatch(login)
+            else None
+        )
         if not verify_password(user.password_hash if user else None, password[:1000]):
             raise HTTPException(401, "Wrong login or password.")
         return _signed_in(request, s, user)
@@ -163,27 +171,36 @@ def put_progress(request):
         raise HTTPException(413, "Saved work over 5 MB is not kept on the server.")
     body = read_json(request)
     revision, work = body.get("revision"), body.get("work")
-    if not isinstance(revision, int) or not isinstance(work, dict):
+    # A revision the column holds (32-bit): a bigger one failed in the database (500).
+    if type(revision) is not int or not 0 <= revision < 2**31 - 1 or not isinstance(work, dict):
         raise HTTPException(400, "Send {revision, work}: the revision you last read and your work.")
     if work.get("format") != "course-work":
         raise HTTPException(400, "That is not the course's saved work (format course-work).")
-    with request.app.state.db.session() as s:
-        row = s.get(Progress, who.user.id)
-        if row is None:
-            if revision != 0:
-                return _conflict(0, None)
-            s.add(Progress(user_id=who.user.id, revision=1, work=work, updated_at=now()))
-            return JSONResponse({"revision": 1})
-        # Write only over the revision this browser read: another browser's write in
-        # between is never lost (the page merges and tries again).
-        result = s.execute(
-            update(Progress)
-            .where(Progress.user_id == who.user.id, Progress.revision == revision)
-            .values(revision=revision + 1, work=work, updated_at=now())
-        )
-        if result.rowcount != 1:
-            return _conflict(row.revision, row.work)
-    return JSONResponse({"revision": revision + 1})
+    db = request.app.state.db
+    try:
+        with db.session() as s:
+            row = s.get(Progress, who.user.id)
+            if row is None:
+                if revision != 0:
+                    return _conflict(0, None)
+                s.add(Progress(user_id=who.user.id, revision=1, work=work, updated_at=now()))
+                s.flush()
+                return JSONResponse({"revision": 1})
+            # Write only over the revision this browser read: another browser's write in
+            # between is never lost (the page merges and tries again).
+            result = s.execute(
+                update(Progress)
+                .where(Progress.user_id == who.user.id, Progress.revision == revision)
+                .values(revision=revision + 1, work=work, updated_at=now())
+            )
+            if result.rowcount == 1:
+                return JSONResponse({"revision": revision + 1})
+    except IntegrityError:
+        pass  # another browser's first write went in between this one's read and insert
+    # Another browser wrote first: answer with what is there now (not what was read).
+    with db.session() as s:
+        row = s.get(Progress, who.user.id, populate_existing=True)
+        return _conflict(row.revision, row.work)
 
 
 def _conflict(revision, work):

@@ -42,18 +42,19 @@ class BodyLimit:
     Content-Length or while it streams in) or compressed (415: nothing is inflated here,
     so no zip bomb goes off); routes find it in request.state.body."""
 
-    def __init__(self, app, limit: int):
-        self.app, self.limit = app, limit
+    def __init__(self, app, limit: int, paths: dict[str, int] | None = None):
+        self.app, self.default, self.paths = app, limit, paths or {}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
             return await self.app(scope, receive, send)
+        limit = self.paths.get(scope["path"], self.default)
         headers = dict(scope["headers"])
         if headers.get(b"content-encoding", b"identity") not in (b"identity", b""):
             return await _error(scope, send, 415, "Send the body uncompressed.")
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            return await _error(scope, send, 413, _too_big(self.limit))
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            return await _error(scope, send, 413, _too_big(limit))
         chunks, size = [], 0
         while True:
             message = await receive()
@@ -61,8 +62,8 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
-                return await _error(scope, send, 413, _too_big(self.limit))
+            if size > limit:
+                return await _error(scope, send, 413, _too_big(limit))
             chunks.append(chunk)
             if not message.get("more_body"):
                 break
@@ -80,7 +81,7 @@ class BodyLimit:
 
 
 def _too_big(limit):
-    return f"The request is over {limit // 1024} kB: submit the exercise file alone."
+    return f"The request is over {limit // 1024} kB, more than the server takes."
 
 
 async def _error(scope, send, status, message):
@@ -174,7 +175,12 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
                 max_age=600,
             )
         )
-    middleware += [Middleware(Headers), Middleware(BodyLimit, limit=settings.max_body_bytes)]
+    # Saved work may be bigger than a submission: up to web/transfer.js's 5 MB.
+    work = {"/api/progress": api.MAX_WORK_BYTES + 64 * 1024}
+    middleware += [
+        Middleware(Headers),
+        Middleware(BodyLimit, limit=settings.max_body_bytes, paths=work),
+    ]
     app = Starlette(
         routes=routes,
         middleware=middleware,

@@ -40,12 +40,24 @@ def _course_url(url: str | None, cors: str | None) -> str | None:
         raise ConfigError(
             f"COURSE_URL={url!r} is not an address: e.g. https://you.github.io/course/"
         )
-    if not cors or f"{parts.scheme}://{parts.netloc}" != cors.rstrip("/"):
+    if not cors or origin_of(url) != origin_of(cors):
         raise ConfigError(
             f"COURSE_URL={url!r} is on another origin than CORS_ORIGIN={cors!r}: set CORS_ORIGIN "
             "to the course site's origin (scheme://host[:port])"
         )
     return url if url.endswith("/") else url + "/"
+
+
+def origin_of(url: str) -> str:
+    """The origin as a browser writes it in its Origin header: scheme and host in lower
+    case, no default port (https://Course.Example.org:443/ is https://course.example.org)."""
+    parts = urlsplit(url)
+    scheme, host, port = parts.scheme.lower(), parts.hostname or "", parts.port
+    if ":" in host:
+        host = f"[{host}]"
+    if port is None or (scheme, port) in (("http", 80), ("https", 443)):
+        return f"{scheme}://{host}"
+    return f"{scheme}://{host}:{port}"
 
 
 @dataclass(frozen=True)
@@ -78,8 +90,7 @@ class Settings:
 
     @property
     def origin(self) -> str:
-        parts = urlsplit(self.public_url)
-        return f"{parts.scheme}://{parts.netloc}"
+        return origin_of(self.public_url)
 
     @classmethod
     def from_env(cls, env=None, **override) -> Settings:
@@ -123,7 +134,7 @@ class Settings:
             public_url=public,
             data_dir=data_dir,
             site_dir=Path(env["COURSE_SITE_DIR"]).resolve() if env.get("COURSE_SITE_DIR") else None,
-            cors_origin=cors.rstrip("/") if cors else None,
+            cors_origin=origin_of(cors) if cors else None,
             course_url=_course_url(env.get("COURSE_URL"), cors),
             lease_seconds=float(env.get("COURSE_LEASE_SECONDS", 30)),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -58,10 +59,19 @@ class Database:
             yield session
 
     def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision (a no-op when it is there)."""
-        from alembic import command
+        """Bring the schema to the newest Alembic revision (a no-op when it is there).
 
-        command.upgrade(alembic_config(self.url), "head")
+        Quietly: Alembic's INFO lines (its plugins, "Context impl SQLiteImpl") went to
+        stderr on every admin command, burying the one line an error prints there."""
+        quiet = logging.getLogger("alembic")
+        level = quiet.level
+        quiet.setLevel(max(logging.WARNING, level))
+        try:
+            from alembic import command  # its plugins log as they load
+
+            command.upgrade(alembic_config(self.url), "head")
+        finally:
+            quiet.setLevel(level)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -16,6 +16,7 @@ from .security import hash_password, new_token, token_hash
 
 LINK_DAYS = 14
 LOGIN = re.compile(r"[a-z0-9][a-z0-9._-]{1,39}")
+INVITE_CODE = re.compile(r"[a-z0-9]{1,40}")
 MIN_PASSWORD = 10
 ROLES = ("learner", "instructor")
 
@@ -30,9 +31,14 @@ def _invite_code() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(12))
 
 
+def _printable(name: str) -> bool:
+    # No control characters: PostgreSQL refuses NUL in text, and none belongs in a name.
+    return not any(ord(c) < 32 or ord(c) == 127 for c in name)
+
+
 def create_class(s, name: str) -> Course:
     name = name.strip()
-    if not name or len(name) > 200:
+    if not name or len(name) > 200 or not _printable(name):
         raise PeopleError("Give the class a name of 1 to 200 characters.")
     course = Course(name=name, invite_code=_invite_code())
     s.add(course)
@@ -41,7 +47,10 @@ def create_class(s, name: str) -> Course:
 
 
 def class_by_code(s, code: str) -> Course:
-    course = s.scalar(select(Course).where(Course.invite_code == code.strip().lower()))
+    code = code.strip().lower()
+    course = None
+    if INVITE_CODE.fullmatch(code):
+        course = s.scalar(select(Course).where(Course.invite_code == code))
     if course is None:
         raise PeopleError("No class has this invite code: check it with your instructor.")
     return course
@@ -80,8 +89,8 @@ def add_member(
     if role not in ROLES:
         raise PeopleError(f"A role is one of {', '.join(ROLES)}.")
     name = name.strip()
-    if not name or len(name) > 200:
-        raise PeopleError("Give a name of 1 to 200 characters.")
+    if not name or len(name) > 200 or not _printable(name):
+        raise PeopleError("Give a name of 1 to 200 characters, without control characters.")
     login = normal_login(login) if login else login_from_name(s, name)
     if s.scalar(select(User).where(User.login == login)) is not None:
         raise PeopleError(f"The login {login!r} is taken: choose another.")

@@ -152,7 +152,13 @@ def classes_of(db_session, roles: dict[int, str]) -> list[dict]:
 
 
 def csrf_seed(request) -> str | None:
-    return request.cookies.get(SESSION_COOKIE) or request.cookies.get(CSRF_COOKIE)
+    """The live session's token, else the anonymous seed. A session cookie the server no
+    longer knows (expired, ended, forged) is no seed: /api/session gives such a browser a
+    token of the anonymous seed, and that token must let it sign in again."""
+    found = viewer(request)
+    if found is not None:
+        return found.session_token
+    return request.cookies.get(CSRF_COOKIE)
 
 
 def csrf_token(settings, seed: str) -> str:

@@ -14,8 +14,14 @@ def read_json(request) -> dict:
         raise HTTPException(400, "Send a JSON body.")
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested past the stack
         raise HTTPException(400, "The body is not JSON.") from None
     if not isinstance(data, dict):
         raise HTTPException(400, "The body must be a JSON object.")
+    try:
+        # JSON may escape half a surrogate pair ("\ud800"): no text is made of that, and
+        # the database cannot store it.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):
+        raise HTTPException(400, "The body holds text that is not valid Unicode.") from None
     return data
