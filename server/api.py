@@ -83,9 +83,8 @@ def _signed_in(request, s, user: User) -> JSONResponse:
     return response
 
 
-def _limited(request, *keys):
-    app = request.app.state
-    if not app.limits.hit(app.limits.signin, *keys):
+def _limited(request, login=None):
+    if not request.app.state.limits.signing_in(login, client_address(request)):
         raise HTTPException(429, "Too many sign-in attempts: wait a minute and try again.")
 
 
@@ -96,7 +95,7 @@ def signin(request):
     if not isinstance(login, str) or not isinstance(password, str):
         raise HTTPException(400, "Give your login and password.")
     login = login.strip().lower()[:80]
-    _limited(request, f"signin:login:{login}", f"signin:addr:{client_address(request)}")
+    _limited(request, login)
     with request.app.state.db.session() as s:
         # A login no one can have is no one's: it is never sent to the database (a NUL
         # byte in it made PostgreSQL fail), and the answer takes as long as any other.
@@ -117,7 +116,7 @@ def join(request):
     if not all(isinstance(f, str) for f in fields):
         raise HTTPException(400, "Give the invite code, a login, your name and a password.")
     code, login, name, password = fields
-    _limited(request, f"join:addr:{client_address(request)}")
+    _limited(request)
     try:
         with request.app.state.db.session() as s:
             course = people.class_by_code(s, code)
@@ -133,7 +132,7 @@ def signin_link(request):
     token = body.get("token")
     if not isinstance(token, str):
         raise HTTPException(400, "The sign-in link is incomplete: open it again from your message.")
-    _limited(request, f"link:addr:{client_address(request)}")
+    _limited(request)
     password = body.get("password")
     try:
         with request.app.state.db.session() as s:

@@ -74,7 +74,9 @@ class Settings:
     max_attempts: int = 3  # a submission whose grading killed this many workers is an error
     max_code_bytes: int = 256 * 1024
     max_body_bytes: int = 1024 * 1024
-    signin_per_minute: int = 10
+    signin_per_minute: int = 10  # per login
+    # Per address: a class behind one school address signs in at once at a lesson's start.
+    signin_per_address_per_minute: int = 60
     submit_per_minute: int = 20
     grade_seed: int | None = None  # tests only: the hidden cases' seed
 

@@ -203,11 +203,17 @@ class RateLimits:
         self.storage = storage.storage_from_string(url)
         self.strategy = strategies.FixedWindowRateLimiter(self.storage)
         self.signin = RateLimitItemPerMinute(settings.signin_per_minute)
+        self.address = RateLimitItemPerMinute(settings.signin_per_address_per_minute)
         self.submit = RateLimitItemPerMinute(settings.submit_per_minute)
 
     def hit(self, item, *keys: str) -> bool:
-        """True when allowed; every key counts (e.g. the login and the address)."""
+        """True when allowed; every key counts."""
         return all([self.strategy.hit(item, "course", key) for key in keys])
+
+    def signing_in(self, login: str | None, address: str) -> bool:
+        """A sign-in attempt: limited per login, and (more widely) per address."""
+        by_login = self.hit(self.signin, f"signin:login:{login}") if login is not None else True
+        return self.hit(self.address, f"signin:addr:{address}") and by_login
 
 
 def client_address(request) -> str:

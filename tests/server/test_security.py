@@ -396,10 +396,26 @@ def test_brute_force_spread_over_many_logins(srv):
     token = b.csrf()
     codes = [
         b.post("/api/signin", {"login": f"user{i}", "password": "guess"}, token).status_code
-        for i in range(srv.settings.signin_per_minute + 1)
+        for i in range(srv.settings.signin_per_address_per_minute + 1)
     ]
     assert codes[-1] == 429
     assert set(codes[:-1]) == {401}
+
+
+def test_a_class_behind_one_address_signs_in_at_once(srv):
+    """Thirty learners of one school (one address) all sign in in the same minute."""
+    class_id, _ = srv.new_class()
+    for i in range(30):
+        srv.new_user(f"learner{i}", class_id)
+    codes = []
+    for i in range(30):
+        b = srv.browser()
+        codes.append(
+            b.post(
+                "/api/signin", {"login": f"learner{i}", "password": PASSWORD}, b.csrf()
+            ).status_code
+        )
+    assert codes == [200] * 30
 
 
 def test_submit_rate_limit(srv):
