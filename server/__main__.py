@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import threading
 from datetime import UTC, datetime
@@ -148,6 +149,7 @@ def _serve(settings, args) -> int:
     db = Database(settings.database_url)
     db.migrate()  # once, here, before any worker or web request touches the tables
     stop = threading.Event()
+    supervisor = None
     if args.workers:
         env = {
             **os.environ,
@@ -155,14 +157,21 @@ def _serve(settings, args) -> int:
             "DATABASE_URL": settings.database_url,
             "SECRET_KEY": settings.secret_key,
         }
-        threading.Thread(
+        supervisor = threading.Thread(
             target=supervise, args=(settings, args.workers, args.isolation, stop, env), daemon=True
-        ).start()
+        )
+        supervisor.start()
     print(
         f"The course server: {settings.public_url}  (database {db.dialect}, "
         f"queue {settings.broker_url.split('://')[0]}, {args.workers} local workers)",
         flush=True,
     )
+    # uvicorn shuts down gracefully on SIGTERM or Ctrl-C, then raises the signal again with
+    # the handlers it found: these note it, so that the local workers are stopped below (each
+    # finishes the job in hand) instead of the process dying with them left running.
+    signals = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda signum, _frame: signals.append(signum))
     try:
         uvicorn.run(
             create_app(settings, db),
@@ -174,6 +183,9 @@ def _serve(settings, args) -> int:
         )
     finally:
         stop.set()
+        if supervisor is not None:
+            supervisor.join()  # it waits for the workers (a minute at most), then kills them
+        db.dispose()
     return 0
 
 

@@ -88,7 +88,7 @@ def supervise(
         while not stop.is_set():
             procs = [p for p in procs if p.poll() is None]
             for _ in range(count - len(procs)):
-                procs.append(subprocess.Popen(argv, env=env))
+                procs.append(subprocess.Popen(argv, env=env, preexec_fn=_end_with_parent))
             stop.wait(1.0)
     finally:
         for p in procs:
@@ -99,3 +99,15 @@ def supervise(
                 p.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def _end_with_parent() -> None:
+    """In a local worker, before it runs: SIGTERM when the server that started it dies,
+    however it died (even SIGKILL), so that no worker outlives it. Linux only."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
