@@ -6,11 +6,15 @@ are generous (a state within 120 s), never assertions on how fast."""
 from __future__ import annotations
 
 import itertools
+import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
-from .processes import Course, wait_for
+from server import jobs
+
+from .processes import EATS_MEMORY, HANGS, SLOW, Course, reference, wait_for
 
 _names = itertools.count()
 
@@ -45,6 +49,112 @@ def course(request, tmp_path):
     for c in made:
         c.close()
 
+
+SETUPS = [("sqlite", "database"), ("postgresql", "database"), ("postgresql", "redis")]
+
+
+def graded_once(c: Course, sub_id, attempts=1):
+    sub = c.row(sub_id)
+    assert sub.state == "graded", sub.feedback
+    assert sub.attempts == attempts and sub.graded_at is not None
+    assert sub.claim is None and sub.lease_until is None
+    return sub
+
+
+@pytest.mark.parametrize("database, broker", SETUPS)
+def test_a_worker_killed_while_grading_leaves_its_job_to_another(course, database, broker):
+    c = course(database, broker)
+    c.serve(workers=0)
+    first = c.worker()
+    ada = c.learner("Ada")
+    sub_id = ada.submitted(SLOW)
+    grading = wait_for("the first worker to grade", lambda: c.row(sub_id).state == "grading")
+    assert grading
+    stale_claim = c.row(sub_id).claim
+    first.kill()  # SIGKILL the worker and its sandbox children, mid-grading
+    assert c.row(sub_id).state == "grading"
+    c.worker()
+    (sub,) = c.wait_done([sub_id])
+    sub = graded_once(c, sub_id, attempts=2)
+    assert sub.score == sub.max_score > 0
+    # The dead worker's claim is worth nothing: had it lived, its result would be dropped.
+    assert sub.claim != stale_claim
+    assert not jobs.finish(c.db, sub_id, stale_claim, {"state": "graded", "score": 0.0})
+    assert not jobs.renew(c.db, sub_id, stale_claim, 30)
+    assert c.row(sub_id).score == sub.score and c.row(sub_id).graded_at == sub.graded_at
+    answer = ada.get(sub_id)
+    assert (answer["state"], answer["attempts"], answer["score"]) == ("graded", 2, sub.score)
+
+
+@pytest.mark.parametrize("database, broker", SETUPS)
+def test_a_restart_with_50_submissions_queued_grades_them_all(course, database, broker):
+    c = course(database, broker)
+    server = c.serve(workers=0)  # workers run elsewhere: none yet
+    learners = [c.learner(f"Learner {i}") for i in range(3)]  # 20 submissions a minute each
+    ids = [
+        learners[i % 3].submitted(reference("day05_add_mul.py"), "day05_add_mul.py")
+        for i in range(50)
+    ]
+    assert server.stop() == 0
+    assert {r.state for r in c.rows(ids)} == {"queued"}
+    c.serve(workers=2)
+    rows = c.wait_done(ids, timeout=180)
+    assert len(rows) == 50
+    for sub in rows:
+        graded_once(c, sub.id)
+        assert sub.score == sub.max_score > 0
+
+
+def test_hanging_and_memory_eating_code_gets_its_result_and_the_worker_lives_on(course):
+    c = course()
+    c.serve(workers=0)
+    worker = c.worker()
+    ada = c.learner("Ada")
+    hangs, eats, good = (ada.submitted(code) for code in (HANGS, EATS_MEMORY, SLOW))
+    c.wait_done([hangs, eats, good])
+    for sub_id, why in ((hangs, "never finished"), (eats, "MemoryError")):
+        sub = graded_once(c, sub_id)
+        assert sub.score == 0 and sub.max_score > 0
+        assert why in sub.feedback
+    assert graded_once(c, good).score == c.row(good).max_score > 0
+    assert worker.alive()
+
+
+# The web process dies after storing a submission and before the broker hears of it.
+DIES_BEFORE_SENDING = (
+    "import os, sys; import server.queue as q; "
+    "q.DramatiqQueue.send = lambda *a, **k: os._exit(9); "
+    "from server.__main__ import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def test_a_web_process_killed_between_storing_and_queueing_loses_nothing(course):
+    c = course("postgresql", "redis")
+    server = c.serve(workers=0, python=[sys.executable, "-c", DIES_BEFORE_SENDING])
+    ada = c.learner("Ada")
+    with pytest.raises(httpx.HTTPError):  # no answer: the process is gone
+        ada.submit(reference("day05_add_mul.py"), "day05_add_mul.py")
+    wait_for("the web process to die", lambda: not server.alive(), timeout=30)
+    (sub,) = c.rows()
+    assert (sub.state, sub.enqueued_at, sub.attempts) == ("queued", None, 0)
+    c.worker()  # its sweep sends the job Redis never got
+    c.wait_done([sub.id])
+    graded_once(c, sub.id)
+
+
+def test_two_redis_workers_grade_20_submissions_each_once(course):
+    c = course("postgresql", "redis")
+    c.serve(workers=0)
+    c.worker(), c.worker()
+    learners = [c.learner("Ada"), c.learner("Grace")]
+    ids = [
+        learners[i % 2].submitted(reference(exercise), exercise)
+        for i, exercise in zip(range(20), itertools.cycle(["day03_value.py", "day05_add_mul.py"]))
+    ]
+    rows = c.wait_done(ids)
+    for sub in rows:
+        graded_once(c, sub.id)
+        assert sub.score == sub.max_score > 0
 
 
 def _children(pid) -> set[int]:
