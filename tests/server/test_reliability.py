@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -86,7 +87,7 @@ def test_a_worker_killed_while_grading_leaves_its_job_to_another(course, databas
     assert (answer["state"], answer["attempts"], answer["score"]) == ("graded", 2, sub.score)
 
 
-@pytest.mark.parametrize("database, broker", SETUPS)
+@pytest.mark.parametrize("database, broker", [SETUPS[0], SETUPS[2]])
 def test_a_restart_with_50_submissions_queued_grades_them_all(course, database, broker):
     c = course(database, broker)
     server = c.serve(workers=0)  # workers run elsewhere: none yet
@@ -172,3 +173,32 @@ def test_stopping_the_server_stops_its_local_workers(course):
     assert server.stop() == 0
     for pid in workers:
         wait_for(f"worker {pid} to exit", lambda pid=pid: not Path(f"/proc/{pid}").exists(), 60)
+
+
+def test_the_sweep_resends_only_what_redis_lost(course, tmp_path):
+    """Jobs waiting in Redis behind a backlog are not sent again on every sweep (each copy
+    would be one more message to fetch and drop); jobs Redis lost are sent again."""
+    import redis
+
+    from server.config import Settings
+    from server.queue import DramatiqQueue
+
+    c = course("postgresql", "redis")
+    c.serve(workers=0)
+    ada = c.learner("Ada")
+    ids = [ada.submitted(reference("day05_add_mul.py"), "day05_add_mul.py") for _ in range(5)]
+    settings = Settings.from_env(env=c.env, lease_seconds=0.5)
+    queue = DramatiqQueue(settings)
+    waiting = redis.Redis.from_url(settings.broker_url)
+    assert waiting.llen("dramatiq:default") == 5
+    wait_for("a lease to pass", lambda: time.sleep(1.0) or True)
+    queue.sweep(c.db)
+    queue.sweep(c.db)
+    assert waiting.llen("dramatiq:default") == 5  # no worker yet: they wait, each once
+    waiting.flushall()  # Redis restarted without its data
+    wait_for("a lease to pass", lambda: time.sleep(1.0) or True)
+    assert queue.sweep(c.db) == 5
+    assert waiting.llen("dramatiq:default") == 5
+    c.worker()
+    for sub in c.wait_done(ids):
+        graded_once(c, sub.id)
