@@ -199,3 +199,30 @@ def test_late_factor_policies():
     assert jobs.late_factor(penalty, True) == pytest.approx(0.8)
     full = Deadline(due_at=due, late_policy="penalty", penalty_percent=100)
     assert jobs.late_factor(full, True) == 0.0
+
+
+def test_a_database_worker_outlives_a_database_error(db, settings, sandbox, monkeypatch):
+    """The database fails once (a restart): the worker logs it, waits and grades on."""
+    import signal
+
+    from server import worker
+
+    sub_id = stored(db, "day05_add_mul.py")
+    real = worker.next_claimable
+    failures = []
+
+    def flaky(database):
+        if not failures:
+            failures.append(1)
+            raise ConnectionError("the database restarted")
+        return real(database)
+
+    monkeypatch.setattr(worker, "next_claimable", flaky)
+    monkeypatch.setattr(worker, "RETRY_SECONDS", 0.1)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        assert worker.run_worker(settings, "auto", once=True) == 0
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert failures and row(db, sub_id).state == "graded"
