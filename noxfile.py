@@ -24,6 +24,7 @@ def npm_ci(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the whole test suite (pass pytest arguments after --)."""
+    # requirements/tests.txt includes requirements/server.txt (the server's tests).
     session.install("-r", TESTS, "-r", DOCS)
     session.install(".")
     npm_ci(session)  # the browser and Pyodide tests build and run the site from it
@@ -100,24 +101,64 @@ def docs(session: nox.Session) -> None:
     build_site(session, env={})
 
 
-def build_site(session: nox.Session, env: dict[str, str]) -> None:
+def build_site(session: nox.Session, env: dict[str, str], site_dir: str | None = None) -> None:
     session.install("-r", DOCS)
     session.install(".")
     npm_ci(session)
     # The hook (hooks/course_site.py) bundles web/, copies Pyodide and registers the wheels.
     # `python -m` from the repository root: the hooks import the course manifest (course.py).
-    session.run("python", "-m", "mkdocs", "build", "--strict", env=env)
+    where = ["--site-dir", site_dir] if site_dir else []
+    session.run("python", "-m", "mkdocs", "build", "--strict", *where, env=env)
+
+
+def _port(posargs: list[str], default: str = "8000") -> str:
+    """The N of `-- --port N`, else the default."""
+    if "--port" in posargs[:-1]:
+        return posargs[posargs.index("--port") + 1]
+    return default
 
 
 @nox.session
 def serve(session: nox.Session) -> None:
     """Build the course and serve it at http://127.0.0.1:8000 (-- --port N for another)."""
-    port = "8000"
-    if "--port" in session.posargs[:-1]:
-        port = session.posargs[session.posargs.index("--port") + 1]
+    port = _port(session.posargs)
     build_site(session, env={"SITE_URL": f"http://127.0.0.1:{port}/"})
     # COOP/COEP headers: the page is cross-origin isolated, so Stop interrupts at once.
     session.run("python", "tools/serve.py", "--dir", "site", "--port", port, *session.posargs)
+
+
+@nox.session
+def server(session: nox.Session) -> None:
+    """Serve the course with sign-in and graded submissions at http://127.0.0.1:8000 (-- --port N).
+
+    Other arguments go to `python -m server serve` (e.g. --workers 4). SQLite and local
+    workers, everything in server-data/; production settings: docs/instructors/server.md.
+    """
+    port = _port(session.posargs)
+    session.install("-r", "requirements/server.txt", "-r", "requirements/grader.txt")
+    address = f"http://127.0.0.1:{port}/"
+    site = "build/server-site"
+    build_site(session, env={"SITE_URL": address, "SUBMIT_URL": address}, site_dir=site)
+    args = list(session.posargs)
+    if "--port" not in args[:-1]:
+        args = ["--port", port, *args]
+    # The server checks each request's Origin against PUBLIC_URL: the address it serves at.
+    env = {"PUBLIC_URL": address}
+    session.run("python", "-m", "server", "serve", "--site", site, *args, env=env)
+
+
+@nox.session
+def server_load(session: nox.Session) -> None:
+    """Load-test the course server on 127.0.0.1: 200 learners submit 3 exercises in a minute.
+
+    Once on SQLite with two local workers, once on PostgreSQL + Redis with two worker
+    processes (Debian's postgresql and redis-server); prints the accepted rate, the time to
+    a result, losses and errors. Not part of `nox -s tests`.
+    """
+    session.install("-r", TESTS)  # the server's requirements, httpx and the test services
+    session.install("-r", "requirements/grader.txt")
+    session.install(".")
+    session.run("python", "-m", "benchmarks.server_load", *session.posargs)
 
 
 @nox.session

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import threading
 from datetime import UTC, datetime
@@ -170,6 +171,12 @@ def _serve(settings, args) -> int:
         f"queue {settings.broker_url.split('://')[0]}, {args.workers} local workers)",
         flush=True,
     )
+    # uvicorn shuts down gracefully on SIGTERM or Ctrl-C, then raises the signal again with
+    # the handlers it found: these note it, so that the local workers are stopped below (each
+    # finishes the job in hand) instead of the process dying with them left running.
+    signals = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda signum, _frame: signals.append(signum))
     try:
         uvicorn.run(
             create_app(settings, db),
@@ -182,7 +189,8 @@ def _serve(settings, args) -> int:
     finally:
         stop.set()
         if supervisor is not None:
-            supervisor.join()  # the workers finish the job in hand and exit with the server
+            supervisor.join()  # it waits for the workers (a minute at most), then kills them
+        db.dispose()
     return 0
 
 

@@ -18,6 +18,7 @@ from .models import Submission, now
 
 log = logging.getLogger("server.queue")
 ACTOR = "grade_submission"
+SEND_GRACE_SECONDS = 5.0  # a job stored this long ago and never sent is sent by a sweep
 
 
 class DatabaseQueue:
@@ -81,25 +82,37 @@ class DramatiqQueue:
                     update(Submission).where(Submission.id.in_(sent)).values(enqueued_at=now())
                 )
 
+    def waiting(self) -> int:
+        """How many messages wait in Redis for a worker (not those a worker holds)."""
+        return self.broker.client.llen(f"{self.broker.namespace}:default")
+
     def sweep(self, db) -> int:
-        """Send again every job stuck for a lease: never sent, or its worker's lease ran out."""
-        stale = now() - timedelta(seconds=self.settings.lease_seconds)
+        """Send again the jobs the broker does not have: never sent (the web process died
+        between storing and sending), sent but lost (Redis restarted without its data, or
+        a worker died holding them), and jobs whose worker died mid-grading.
+
+        A job sent over a lease ago and still queued is usually waiting behind others:
+        sending it again on every sweep would add a copy per sweep to a long backlog. So
+        those are sent again only when nothing waits in Redis, where they would be.
+        """
+        moment = now()
+        stale = moment - timedelta(seconds=self.settings.lease_seconds)
+        never_sent = (Submission.state == "queued") & Submission.enqueued_at.is_(None)
+        # A moment for the web process that stored it to send it itself.
+        never_sent &= Submission.created_at < moment - timedelta(seconds=SEND_GRACE_SECONDS)
+        abandoned = (
+            (Submission.state == "grading")
+            & (Submission.lease_until < moment)
+            & (Submission.enqueued_at.is_(None) | (Submission.enqueued_at < stale))
+        )
+        stuck = [never_sent, abandoned]
+        if self.waiting() == 0:
+            stuck.append((Submission.state == "queued") & (Submission.enqueued_at < stale))
         with db.session() as s:
             ids = list(
                 s.scalars(
                     select(Submission.id)
-                    .where(
-                        or_(
-                            (Submission.state == "queued")
-                            & (Submission.enqueued_at.is_(None) | (Submission.enqueued_at < stale)),
-                            (Submission.state == "grading")
-                            & (Submission.lease_until < now())
-                            & (
-                                (Submission.enqueued_at.is_(None))
-                                | (Submission.enqueued_at < stale)
-                            ),
-                        )
-                    )
+                    .where(or_(*stuck))
                     .order_by(Submission.created_at)
                     .limit(500)
                 )

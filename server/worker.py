@@ -23,6 +23,7 @@ from .queue import DatabaseQueue, make_queue
 
 log = logging.getLogger("server.worker")
 POLL_SECONDS = 0.5
+RETRY_SECONDS = 2.0  # after the database failed
 
 
 def run_worker(settings: Settings, isolation: str = "auto", once: bool = False) -> int:
@@ -45,12 +46,19 @@ def run_worker(settings: Settings, isolation: str = "auto", once: bool = False) 
     if isinstance(queue, DatabaseQueue):
         while not stop.is_set():
             done_any = False
-            for submission_id in next_claimable(db):
-                if stop.is_set():
-                    break
-                if grade(submission_id) in ("graded", "error"):
-                    done_any = True
-                    break  # look again from the oldest
+            try:
+                for submission_id in next_claimable(db):
+                    if stop.is_set():
+                        break
+                    if grade(submission_id) in ("graded", "error"):
+                        done_any = True
+                        break  # look again from the oldest
+            except Exception:
+                # The database away a moment (a restart, a failover): the worker lives on,
+                # and a job it held is taken again when its lease runs out.
+                log.exception("worker %d: looking for or grading a job", os.getpid())
+                stop.wait(RETRY_SECONDS)
+                continue
             if once and not done_any:
                 break
             if not done_any:
@@ -88,7 +96,7 @@ def supervise(
         while not stop.is_set():
             procs = [p for p in procs if p.poll() is None]
             for _ in range(count - len(procs)):
-                procs.append(subprocess.Popen(argv, env=env))
+                procs.append(subprocess.Popen(argv, env=env, preexec_fn=_end_with_parent))
             stop.wait(1.0)
     finally:
         for p in procs:
@@ -99,3 +107,15 @@ def supervise(
                 p.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def _end_with_parent() -> None:
+    """In a local worker, before it runs: SIGTERM when the server that started it dies,
+    however it died (even SIGKILL), so that no worker outlives it. Linux only."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
