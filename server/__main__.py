@@ -146,11 +146,12 @@ def _serve(settings, args) -> int:
         return 2
     override = {"site_dir": Path(args.site).resolve()} if args.site else {}
     if not os.environ.get("PUBLIC_URL"):
-        # On this machine: the address is where it serves; the admin commands read it back.
+        # On this machine: the address is where it serves.
         override["public_url"] = f"http://127.0.0.1:{args.port}/"
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        (settings.data_dir / PUBLIC_URL_FILE).write_text(override["public_url"])
     settings = Settings.from_env(**override)
+    # The admin commands, run without PUBLIC_URL, make their links for this address.
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    (settings.data_dir / PUBLIC_URL_FILE).write_text(settings.public_url)
     db = Database(settings.database_url)
     db.migrate()  # once, here, before any worker or web request touches the tables
     stop = threading.Event()

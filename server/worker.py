@@ -70,6 +70,9 @@ def run_worker(settings: Settings, isolation: str = "auto", once: bool = False) 
 
     queue.declare(grade)
     worker = dramatiq.Worker(queue.broker, worker_threads=1)
+    # One job in hand and none held back (the default fetches two per thread): a job goes
+    # to whichever worker is free first, not behind a slow one.
+    worker.queue_prefetch = 1
     worker.start()
     try:
         while not stop.wait(settings.lease_seconds / 2):
