@@ -1,0 +1,250 @@
+"""Red team of the course server: a learner after marks or classmates' work, a page on
+another origin, and an attacker on the host.
+
+Each test is an attack. One the server holds is a regression test asserting that it holds;
+one that breaks the server asserts the secure behaviour and is marked
+`xfail(strict=True, reason="BREAK: ...")` until the server is fixed.
+
+Learner code is only ever run by the grader's sandbox (`jobs.grade_submission` with
+`sandbox.detect("auto")`), never in this process. The tests that need real processes
+start `python -m server serve` on a free port of 127.0.0.1; the browser tests (Chromium
+through Playwright) are marked `browser`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import select, update
+from starlette.testclient import TestClient
+
+from server import jobs, people
+from server.app import create_app
+from server.config import Settings
+from server.db import Database
+from server.models import Deadline, Progress, Submission, now
+
+BASE = "http://127.0.0.1:8000"
+PASSWORD = "a long enough password"
+SECRET = "k" * 40
+# A cheap argon2 hash of PASSWORD: the server verifies with the parameters in the hash, so
+# the tests sign in fast (the server's own hashes keep the library's parameters).
+FAST_HASH = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash(PASSWORD)
+ROOT = Path(__file__).resolve().parents[2]
+EXERCISE = "day01_derivative.py"
+OTHER_EXERCISE = "day02_chain_rule.py"
+STUB = (ROOT / "exercises" / EXERCISE).read_text()
+
+
+# --- the setting ------------------------------------------------------------------------
+
+
+class Course:
+    """Two classes: A (Ada and Bob learn, Ines teaches) and B (Carl learns, Olga teaches)."""
+
+    def __init__(self, database_url, tmp_path):
+        self.settings = Settings.from_env(
+            {
+                "COURSE_DATA_DIR": str(tmp_path / "data"),
+                "DATABASE_URL": database_url,
+                "SECRET_KEY": SECRET,
+            }
+        )
+        self.db = Database(self.settings.database_url)
+        self.db.migrate()
+        with self.db.session() as s:
+            a = people.create_class(s, "Class A")
+            b = people.create_class(s, "Class B")
+            self.a, self.b = a.id, b.id
+            self.code_a, self.code_b = a.invite_code, b.invite_code
+            self.users = {}
+            for name, course, role in [
+                ("Ada", a, "learner"),
+                ("Bob", a, "learner"),
+                ("Ines", a, "instructor"),
+                ("Carl", b, "learner"),
+                ("Olga", b, "instructor"),
+            ]:
+                user = people.add_member(s, course, name, role, login=name.lower())
+                user.password_hash = FAST_HASH
+                self.users[name] = user.id
+        self.app = create_app(self.settings, self.db)
+
+    def client(self, **kw) -> TestClient:
+        return TestClient(self.app, base_url=BASE, **kw)
+
+    def anonymous(self, **kw):
+        client = self.client(**kw)
+        client.csrf = client.get("/api/session").json()["csrf"]
+        return client
+
+    def signed_in(self, name, **kw) -> TestClient:
+        client = self.anonymous(**kw)
+        r = client.post(
+            "/api/signin",
+            json={"login": name.lower(), "password": PASSWORD},
+            headers={"x-csrf-token": client.csrf},
+        )
+        assert r.status_code == 200, r.text
+        client.csrf = r.json()["csrf"]
+        return client
+
+    def submit(self, client, code=STUB, exercise=EXERCISE, **extra):
+        return client.post(
+            "/api/submissions",
+            json={"exercise": exercise, "code": code, **extra},
+            headers={"x-csrf-token": client.csrf},
+        )
+
+    def grade(self, submission_id):
+        from grader.sandbox import detect
+
+        return jobs.grade_submission(self.db, self.settings, detect("auto"), submission_id)
+
+    def row(self, submission_id) -> Submission:
+        with self.db.session() as s:
+            return s.get(Submission, submission_id)
+
+    def deadline(self, class_id, exercise, policy, hours=-1, penalty=0):
+        with self.db.session() as s:
+            s.merge(
+                Deadline(
+                    class_id=class_id,
+                    exercise=exercise,
+                    due_at=now() + timedelta(hours=hours),
+                    late_policy=policy,
+                    penalty_percent=penalty,
+                )
+            )
+
+    def store(self, name, class_id, exercise=EXERCISE, code=b"x = 1\n", **values):
+        """A submission as a worker leaves it (no grading: for the pages' tests)."""
+        sub_id = str(uuid.uuid4())
+        with self.db.session() as s:
+            s.add(
+                Submission(
+                    id=sub_id,
+                    user_id=self.users[name],
+                    class_id=class_id,
+                    exercise=exercise,
+                    code=code,
+                    sha256=hashlib.sha256(code).hexdigest(),
+                    **values,
+                )
+            )
+        return sub_id
+
+
+@pytest.fixture
+def course(database_url, tmp_path):
+    made = Course(database_url, tmp_path)
+    yield made
+    made.db.dispose()
+
+
+@pytest.fixture
+def sqlite_course(tmp_path):
+    made = Course(f"sqlite:///{tmp_path / 'course.db'}", tmp_path)
+    yield made
+    made.db.dispose()
+
+
+# --- other learners' work ---------------------------------------------------------------
+
+
+def test_a_learner_reads_no_one_elses_submission_result_or_name(course):
+    theirs = course.store("Bob", course.a, state="graded", score=6.0, max_score=6.0)
+    other_class = course.store("Carl", course.b)
+    ada = course.signed_in("Ada")
+    for sub_id in (theirs, other_class):
+        r = ada.get(f"/api/submissions/{sub_id}")
+        assert r.status_code == 404 and "Bob" not in r.text
+        assert ada.get(f"/instructor/submissions/{sub_id}").status_code == 404
+    listed = ada.get("/api/submissions").json()["submissions"]
+    listed += ada.get("/api/submissions", params={"exercise": EXERCISE}).json()["submissions"]
+    assert listed == []
+    bob = course.users["Bob"]
+    for path in (
+        "/instructor/",
+        f"/instructor/classes/{course.a}",
+        f"/instructor/classes/{course.a}/gradebook.csv",
+        f"/instructor/classes/{course.a}/learners/{bob}.json",
+    ):
+        r = ada.get(path)
+        assert r.status_code == 404, path
+        assert "Bob" not in r.text and "bob" not in r.text
+    # Her own session and deadlines say nothing of classmates.
+    assert "Bob" not in ada.get("/api/session").text
+    assert ada.get("/api/deadlines").json() == {"deadlines": []}
+
+
+def test_an_instructor_of_another_class_sees_nothing_of_this_one(course):
+    sub_id = course.store("Ada", course.a, state="graded", score=6.0, max_score=6.0)
+    olga = course.signed_in("Olga")
+    ada = course.users["Ada"]
+    for path in (
+        f"/api/submissions/{sub_id}",
+        f"/instructor/submissions/{sub_id}",
+        f"/instructor/classes/{course.a}",
+        f"/instructor/classes/{course.a}/gradebook.csv",
+        f"/instructor/classes/{course.a}/learners/{ada}.json",
+        # Ada is no learner of Olga's class: her class's JSON path does not reach her.
+        f"/instructor/classes/{course.b}/learners/{ada}.json",
+    ):
+        r = olga.get(path)
+        assert r.status_code == 404, path
+        assert "Ada" not in r.text
+    r = olga.post(
+        f"/instructor/classes/{course.a}/regrade",
+        data={"exercise": EXERCISE, "csrf": olga.csrf},
+    )
+    assert r.status_code == 404
+    assert course.row(sub_id).score == 6.0
+
+
+def test_a_learner_cannot_regrade_or_watch_a_regrade(course):
+    sub_id = course.store("Ada", course.a, state="graded", score=1.0, max_score=6.0)
+    ines = course.signed_in("Ines")
+    r = ines.post(
+        f"/instructor/classes/{course.a}/regrade",
+        data={"exercise": EXERCISE, "csrf": ines.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    regrade_id = int(r.headers["location"].rsplit("/", 1)[1])
+    with course.db.session() as s:
+        s.execute(update(Submission).values(state="graded", score=1.0))
+    ada = course.signed_in("Ada")
+    for path in (f"/api/regrades/{regrade_id}", f"/instructor/regrades/{regrade_id}"):
+        assert ada.get(path).status_code == 404
+    r = ada.post(
+        f"/instructor/classes/{course.a}/regrade",
+        data={"exercise": EXERCISE, "csrf": ada.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 404
+    assert course.row(sub_id).state == "graded"
+
+
+def test_progress_is_the_signed_in_learners_own(course):
+    ada, bob = course.signed_in("Ada"), course.signed_in("Bob")
+    work = {"format": "course-work", "files": {"x": "ada's"}}
+    r = ada.put("/api/progress", json={"revision": 0, "work": work}, headers={"x-csrf-token": ada.csrf})
+    assert r.status_code == 200
+    # Bob cannot name another user: there is no user field, and one sent is ignored.
+    bad = {"format": "course-work", "files": {"x": "bob's"}}
+    r = bob.put(
+        "/api/progress",
+        json={"revision": 1, "work": bad, "user_id": course.users["Ada"]},
+        headers={"x-csrf-token": bob.csrf},
+    )
+    assert r.status_code == 409
+    assert ada.get("/api/progress").json()["work"] == work
+    assert bob.get("/api/progress").json()["work"] is None
