@@ -248,3 +248,124 @@ def test_progress_is_the_signed_in_learners_own(course):
     assert r.status_code == 409
     assert ada.get("/api/progress").json()["work"] == work
     assert bob.get("/api/progress").json()["work"] is None
+
+
+# --- marks ------------------------------------------------------------------------------
+
+
+def test_a_submission_carries_no_score_state_owner_or_late_flag_of_the_learners(course):
+    ada = course.signed_in("Ada")
+    course.deadline(course.a, EXERCISE, "accept", hours=-1)
+    r = course.submit(
+        ada,
+        state="graded",
+        score=6.0,
+        raw_score=6.0,
+        max_score=6.0,
+        late=False,
+        user_id=course.users["Bob"],
+        created_at="2000-01-01T00:00:00+00:00",
+        id="00000000-0000-0000-0000-000000000000",
+        attempts=99,
+    )
+    assert r.status_code == 202
+    sub = course.row(r.json()["submission"]["id"])
+    assert (sub.state, sub.score, sub.late, sub.user_id, sub.attempts) == (
+        "queued",
+        None,
+        True,
+        course.users["Ada"],
+        0,
+    )
+    assert sub.id != "00000000-0000-0000-0000-000000000000"
+    assert sub.created_at > now() - timedelta(minutes=5)
+
+
+@pytest.mark.parametrize(
+    "class_id", [True, "1", 1.0, [1], {"id": 1}, -1, 0, 2**63, 10**30, None, "class_b"]
+)
+def test_class_id_tricks_never_pass_a_refusing_deadline(sqlite_course, class_id):
+    course = sqlite_course
+    course.deadline(course.a, EXERCISE, "refuse", hours=-1)
+    ada = course.signed_in("Ada")
+    if class_id == "class_b":
+        class_id = course.b  # a class she does not learn in, without its deadline
+    r = course.submit(ada, class_id=class_id)
+    assert r.status_code in (400, 403), r.text
+    with course.db.session() as s:
+        assert s.scalars(select(Submission)).all() == []
+
+
+def test_class_id_true_on_postgresql_is_refused_not_a_server_error(course):
+    """JSON `true` is a Python int: it passes `isinstance(x, int)` and `True in [1]`."""
+    course.deadline(course.a, EXERCISE, "refuse", hours=-1)
+    ada = course.signed_in("Ada", raise_server_exceptions=False)
+    assert course.a == 1  # `true` names her class
+    r = course.submit(ada, class_id=True)
+    assert r.status_code in (400, 403), r.text
+    with course.db.session() as s:
+        assert s.scalars(select(Submission)).all() == []
+
+
+def test_the_late_flag_and_penalty_stay_through_a_regrade(course):
+    course.deadline(course.a, EXERCISE, "penalty", hours=-1, penalty=50)
+    ada = course.signed_in("Ada")
+    sub_id = course.submit(ada).json()["submission"]["id"]
+    assert course.row(sub_id).late is True
+    ines = course.signed_in("Ines")
+    r = ines.post(
+        f"/instructor/classes/{course.a}/regrade",
+        data={"exercise": EXERCISE, "csrf": ines.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    assert course.row(sub_id).late is True
+    # Moving the deadline later does not rewrite a stored flag either.
+    course.deadline(course.a, EXERCISE, "penalty", hours=+24, penalty=50)
+    assert course.row(sub_id).late is True
+
+
+def test_a_graded_submission_cannot_be_changed_or_submitted_again_by_id(course):
+    ada = course.signed_in("Ada")
+    sub_id = course.store("Ada", course.a, state="graded", score=0.0, max_score=6.0)
+    for method in ("put", "patch", "delete", "post"):
+        r = ada.request(
+            method.upper(),
+            f"/api/submissions/{sub_id}",
+            content=json.dumps({"code": "x", "score": 6}),
+            headers={"x-csrf-token": ada.csrf, "content-type": "application/json"},
+        )
+        assert r.status_code == 405, method
+    sub = course.row(sub_id)
+    assert (sub.state, sub.score, bytes(sub.code)) == ("graded", 0.0, b"x = 1\n")
+
+
+def test_two_submissions_at_once_are_two_tries_each_stored(course):
+    clients = [course.signed_in("Ada") for _ in range(2)]
+    answers = [None, None]
+
+    def go(i):
+        answers[i] = course.submit(clients[i], code=f"# try {i}\n" + STUB)
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [a.status_code for a in answers] == [202, 202]
+    with course.db.session() as s:
+        rows = s.scalars(select(Submission)).all()
+    assert len(rows) == 2 and len({r.id for r in rows}) == 2
+    assert {r.state for r in rows} == {"queued"}
+
+
+def test_an_error_never_raises_the_gradebooks_best(course):
+    """Work the grader could not grade ("error", even with a max_score and a score set by a
+    broken worker) is never the best: the graded 1/6 stays."""
+    course.store("Ada", course.a, state="graded", score=1.0, max_score=6.0)
+    course.store("Ada", course.a, state="error", score=6.0, max_score=6.0)
+    course.store("Ada", course.a, state="grading", score=6.0, max_score=6.0)
+    ines = course.signed_in("Ines")
+    csv_text = ines.get(f"/instructor/classes/{course.a}/gradebook.csv").text
+    ada_row = next(line for line in csv_text.splitlines() if line.startswith("ada,"))
+    assert ada_row.split(",")[2:4] == ["1.0", "6.0"]
