@@ -369,3 +369,155 @@ def test_an_error_never_raises_the_gradebooks_best(course):
     csv_text = ines.get(f"/instructor/classes/{course.a}/gradebook.csv").text
     ada_row = next(line for line in csv_text.splitlines() if line.startswith("ada,"))
     assert ada_row.split(",")[2:4] == ["1.0", "6.0"]
+
+
+# --- another origin, sessions, sign-in ------------------------------------------------------
+
+EVIL = "http://127.0.0.1:9999"  # another port of this machine: same site, other origin
+
+
+def test_state_changes_from_another_origin_are_refused(course):
+    ada = course.signed_in("Ada")
+    progress = {"revision": 0, "work": {"format": "course-work"}}
+    cases = [
+        # (headers, body as sent): a foreign page knows no token, but send the right one too
+        ({"origin": EVIL, "x-csrf-token": ada.csrf}, "json"),
+        ({"origin": "null", "x-csrf-token": ada.csrf}, "json"),
+        ({"origin": "http://127.0.0.1:8000.evil.example", "x-csrf-token": ada.csrf}, "json"),
+        ({"origin": "http://localhost:8000", "x-csrf-token": ada.csrf}, "json"),
+        ({"content-type": "text/plain"}, "text"),  # a form with enctype text/plain
+        ({"origin": EVIL, "content-type": "text/plain"}, "text"),
+        ({"x-csrf-token": "0" * 64}, "json"),
+        ({"x-csrf-token": ""}, "json"),
+    ]
+    for headers, kind in cases:
+        for method, path, body in (
+            ("POST", "/api/submissions", {"exercise": EXERCISE, "code": STUB}),
+            ("PUT", "/api/progress", progress),
+            ("POST", "/api/signout", {}),
+        ):
+            r = ada.request(method, path, content=json.dumps(body), headers=headers)
+            assert r.status_code == 403, (headers, path, r.status_code)
+    ines = course.signed_in("Ines")
+    for origin in (EVIL, "null"):
+        r = ines.post(
+            f"/instructor/classes/{course.a}/regrade",
+            data={"exercise": EXERCISE, "csrf": ines.csrf},
+            headers={"origin": origin},
+        )
+        assert r.status_code == 403
+    # Another person's valid token (the attacker's own) is no token for Ada's session.
+    mallory = course.signed_in("Bob")
+    r = ada.post(
+        "/api/submissions",
+        json={"exercise": EXERCISE, "code": STUB},
+        headers={"x-csrf-token": mallory.csrf},
+    )
+    assert r.status_code == 403
+    with course.db.session() as s:
+        assert s.scalars(select(Submission)).all() == []
+        assert s.scalars(select(Progress)).all() == []
+    assert ada.get("/api/session").json()["user"]["login"] == "ada"
+
+
+def test_login_csrf_with_the_attackers_own_token_and_cookie_fails(course):
+    attacker = course.anonymous()
+    victim = course.anonymous()  # the victim's browser has its own csrf cookie
+    r = victim.post(
+        "/api/signin",
+        json={"login": "bob", "password": PASSWORD},
+        headers={"x-csrf-token": attacker.csrf, "origin": EVIL},
+    )
+    assert r.status_code == 403
+    r = victim.post(
+        "/api/signin",
+        json={"login": "bob", "password": PASSWORD},
+        headers={"x-csrf-token": attacker.csrf},
+    )
+    assert r.status_code == 403
+    assert victim.get("/api/session").json()["user"] is None
+
+
+def test_session_fixation_and_forged_cookies_fail(course):
+    # A cookie set before signing in (by a page of this site, say) is never the session.
+    client = course.anonymous()
+    client.cookies.set("course_session", "fixed-by-the-attacker", domain="127.0.0.1", path="/")
+    # The page asks for its token: the server makes the browser forget the unknown session.
+    csrf = client.get("/api/session").json()["csrf"]
+    r = client.post(
+        "/api/signin",
+        json={"login": "ada", "password": PASSWORD},
+        headers={"x-csrf-token": csrf},
+    )
+    assert r.status_code == 200
+    assert r.cookies.get("course_session") not in (None, "fixed-by-the-attacker")
+    # Forged, tampered, huge and injected cookies are no one.
+    real = r.cookies.get("course_session")
+    for token in (
+        real[:-1] + ("A" if real[-1] != "A" else "B"),
+        hashlib.sha256(real.encode()).hexdigest(),  # what the table holds
+        "x" * 5000,
+        "' OR 1=1 --",
+        str(course.users["Ada"]),
+    ):
+        other = course.client()
+        other.cookies.set("course_session", token)
+        assert other.get("/api/session").json()["user"] is None
+        assert other.get("/api/submissions").status_code == 401
+    # Signing out ends the session on the server: the old cookie replayed is no one.
+    ada = course.signed_in("Ada")
+    old = ada.cookies.get("course_session")
+    assert ada.post("/api/signout", headers={"x-csrf-token": ada.csrf}).status_code == 200
+    replay = course.client()
+    replay.cookies.set("course_session", old)
+    assert replay.get("/api/submissions").status_code == 401
+
+
+def test_a_signin_link_signs_in_once_even_when_two_posts_race(course):
+    with course.db.session() as s:
+        from server.models import User
+
+        link = people.signin_link(s, s.get(User, course.users["Ada"]), course.settings.public_url)
+    token = link.rsplit("/", 1)[1]
+    clients = [course.anonymous() for _ in range(4)]
+    answers = [None] * 4
+    barrier = threading.Barrier(4)
+
+    def go(i):
+        barrier.wait()
+        answers[i] = clients[i].post(
+            "/api/signin-link", json={"token": token}, headers={"x-csrf-token": clients[i].csrf}
+        )
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(a.status_code for a in answers) == [200, 400, 400, 400]
+    again = course.anonymous()
+    r = again.post("/api/signin-link", json={"token": token}, headers={"x-csrf-token": again.csrf})
+    assert r.status_code == 400
+
+
+def test_password_guessing_is_limited_whatever_the_logins_case_or_spaces(sqlite_course):
+    course = sqlite_course
+    client = course.anonymous()
+    codes = []
+    for i in range(14):
+        login = ["ada", "ADA", " Ada ", "ada\t", "\u00a0ada"][i % 5]
+        r = client.post(
+            "/api/signin",
+            json={"login": login, "password": f"guess number {i}"},
+            headers={"x-csrf-token": client.csrf, "x-forwarded-for": f"10.0.0.{i}"},
+        )
+        codes.append(r.status_code)
+    assert codes[:10] == [401] * 10 and set(codes[10:]) == {429}
+    # Even the right password now waits: the login is limited, not the address.
+    fresh = course.anonymous()
+    r = fresh.post(
+        "/api/signin",
+        json={"login": "ada", "password": PASSWORD},
+        headers={"x-csrf-token": fresh.csrf},
+    )
+    assert r.status_code == 429
