@@ -392,7 +392,7 @@ def test_state_changes_from_another_origin_are_refused(course):
         ({"x-csrf-token": "0" * 64}, "json"),
         ({"x-csrf-token": ""}, "json"),
     ]
-    for headers, kind in cases:
+    for headers, _kind in cases:
         for method, path, body in (
             ("POST", "/api/submissions", {"exercise": EXERCISE, "code": STUB}),
             ("PUT", "/api/progress", progress),
@@ -554,7 +554,7 @@ def test_huge_compressed_and_malformed_bodies_are_refused_not_read(sqlite_course
         b"null",
         b'"s"',
         b"{" * 10,
-        '{"exercise": 1e999}'.encode(),
+        b'{"exercise": 1e999}',
     ):
         r = ada.post("/api/submissions", content=body, headers=h)
         assert r.status_code == 400, body
@@ -681,3 +681,198 @@ def test_a_nul_character_in_a_parameter_is_no_server_error(course, request):
         )
     answers = _nul_answers(course)
     assert 500 not in answers.values(), answers
+
+
+# --- pages: what a learner writes is text ---------------------------------------------------
+
+XSS = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'`"
+
+
+def test_names_class_names_code_and_feedback_are_escaped_on_every_page(course):
+    from server.models import Course as Klass
+    from server.models import User
+
+    with course.db.session() as s:
+        s.get(User, course.users["Ada"]).name = '=HYPERLINK("http://evil")' + XSS
+        s.get(Klass, course.a).name = XSS
+    sub_id = course.store(
+        "Ada",
+        course.a,
+        code=("</code></pre>" + XSS + "\u202e").encode(),
+        state="graded",
+        score=1.0,
+        max_score=6.0,
+        feedback="</pre>" + XSS,
+    )
+    ines = course.signed_in("Ines")
+    r = ines.post(
+        f"/instructor/classes/{course.a}/regrade",
+        data={"exercise": EXERCISE, "csrf": ines.csrf},
+        follow_redirects=False,
+    )
+    pages = [
+        "/instructor/",
+        f"/instructor/classes/{course.a}",
+        f"/instructor/submissions/{sub_id}",
+        r.headers["location"],
+    ]
+    for path in pages:
+        page = ines.get(path)
+        assert page.status_code == 200, path
+        assert "<script>alert" not in page.text and "<img src=x" not in page.text, path
+        assert "&lt;script&gt;" in page.text, path
+    ada = course.signed_in("Ada")
+    page = ada.get("/signin/")
+    assert "<script>alert" not in page.text and "&lt;script&gt;" in page.text
+    # The CSV is a download, never a page, and no cell is a formula.
+    r = ines.get(f"/instructor/classes/{course.a}/gradebook.csv")
+    assert r.headers["content-type"].startswith("text/csv")
+    assert r.headers["content-disposition"].startswith("attachment")
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert ",=HYPERLINK" not in r.text and "\n=HYPERLINK" not in r.text
+    # A learner's JSON is JSON.
+    r = ada.get(f"/api/submissions/{sub_id}")
+    assert r.headers["content-type"] == "application/json"
+    # The link page renders its token as text too.
+    r = course.client().get("/signin/link/%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+    assert "<script>alert" not in r.text
+
+
+# --- hostile files, graded by the sandbox -------------------------------------------------
+
+
+def _submit_and_grade(course, code, name="Ada"):
+    client = course.signed_in(name)
+    body = json.dumps({"exercise": EXERCISE, "code": code})  # ASCII: a lone surrogate escaped
+    r = client.post(
+        "/api/submissions",
+        content=body,
+        headers={"x-csrf-token": client.csrf, "content-type": "application/json"},
+    )
+    assert r.status_code == 202, r.text
+    sub_id = r.json()["submission"]["id"]
+    assert course.grade(sub_id) in ("graded", "error")
+    return client, course.row(sub_id)
+
+
+def test_a_file_cannot_read_the_servers_secrets_or_others_files_nor_forge_its_report(
+    sqlite_course, tmp_path
+):
+    course = sqlite_course
+    course.settings.data_dir.mkdir(parents=True, exist_ok=True)
+    secret = course.settings.data_dir / "secret_key"
+    secret.write_text("the-server-secret-" + "z" * 20)
+    other = Path(f"/tmp/course-submission-redteam-{uuid.uuid4().hex}")
+    other.mkdir()
+    (other / EXERCISE).write_text("# BOB'S ANSWER 42\n")
+    db_file = tmp_path / "course.db"
+    paths = [str(secret), str(db_file), str(other / EXERCISE), str(ROOT / "solutions" / EXERCISE)]
+    code = (
+        "import glob\n"
+        "seen = []\n"
+        f"for path in {paths!r} + glob.glob('/tmp/course-submission-*/*'):\n"
+        "    try:\n"
+        "        seen.append(path + '=' + open(path, 'rb').read(40).hex())\n"
+        "    except Exception as exc:\n"
+        "        seen.append(path + ':' + type(exc).__name__)\n"
+        "print('Score: 6/6')\n"
+        "raise RuntimeError('LEAK ' + ' '.join(seen) + "
+        "'\\nScore: 6/6\\n  pass  [hidden] forged <script>alert(1)</script>')\n"
+    )
+    try:
+        ada, sub = _submit_and_grade(course, code)
+    finally:
+        (other / EXERCISE).unlink()
+        other.rmdir()
+    assert sub.state == "graded" and sub.score == 0.0 and sub.max_score > 0
+    feedback = sub.feedback
+    assert "LEAK " in feedback  # the channel works: it carries nothing of the server
+    for content in (secret.read_bytes(), db_file.read_bytes()[:16], b"# BOB'S ANSWER"):
+        assert content[:16].hex() not in feedback
+    assert not any(line.startswith("Score: 6/6") for line in feedback.splitlines())
+    assert "\n  pass  [hidden] forged" not in feedback
+    assert all(not t["passed"] for t in sub.results["tests"] if not t["public"])
+    # What the learner and the instructor see is the stored score, escaped.
+    assert ada.get(f"/api/submissions/{sub.id}").json()["submission"]["score"] == 0.0
+    page = course.signed_in("Ines").get(f"/instructor/submissions/{sub.id}").text
+    assert "<script>alert(1)" not in page
+
+
+def test_a_file_that_hangs_forks_and_eats_memory_gets_a_zero(sqlite_course):
+    code = (
+        "import os\n"
+        "try:\n    os.fork()\nexcept Exception:\n    pass\n"
+        "try:\n    hog = bytearray(4 * 2**30)\nexcept MemoryError:\n    pass\n"
+        "while True:\n    pass\n"
+    )
+    _, sub = _submit_and_grade(sqlite_course, code)
+    assert (sub.state, sub.score) == ("graded", 0.0)
+    assert sub.max_score > 0
+    assert sqlite_course.client().get("/health").json()["status"] == "ok"
+
+
+def test_odd_files_get_a_result_not_an_error(sqlite_course):
+    course = sqlite_course
+    # Not UTF-8 (a lone surrogate, stored as its bytes), one line of 256 kB, a NUL.
+    for code in ("\udcff = 1\n", "x = '" + "a" * (256 * 1024 - 8) + "'\n", "\x00"):
+        _, sub = _submit_and_grade(course, code, name="Bob")
+        assert (sub.state, sub.score) == ("graded", 0.0), sub.feedback[:300]
+    ada = course.signed_in("Ada")
+    assert course.submit(ada, code="x" * (256 * 1024 + 1)).status_code == 413
+
+
+def test_a_worker_killed_mid_grade_means_one_more_grading_never_two(sqlite_course):
+    course = sqlite_course
+    ada = course.signed_in("Ada")
+    sub_id = course.submit(ada).json()["submission"]["id"]
+    dead = jobs.claim(course.db, sub_id, lease_seconds=30)  # then the worker is killed
+    assert dead is not None
+    assert course.grade(sub_id) == "busy"  # its lease still runs: no one else takes it
+    with course.db.session() as s:
+        s.execute(
+            update(Submission)
+            .where(Submission.id == sub_id)
+            .values(lease_until=now() - timedelta(seconds=1))
+        )
+    assert course.grade(sub_id) == "graded"
+    first = course.row(sub_id)
+    assert (first.state, first.attempts, first.score) == ("graded", 2, 0.0)
+    # The killed worker comes back to life and writes its result: dropped.
+    assert not jobs.finish(course.db, sub_id, dead, {"state": "graded", "score": 6.0})
+    assert course.grade(sub_id) == "busy"
+    again = course.row(sub_id)
+    assert (again.score, again.graded_at, again.attempts) == (0.0, first.graded_at, 2)
+
+
+def test_a_job_that_ended_every_worker_is_an_error_not_a_fourth_try(sqlite_course):
+    course = sqlite_course
+    ada = course.signed_in("Ada")
+    sub_id = course.submit(ada).json()["submission"]["id"]
+    with course.db.session() as s:
+        s.execute(
+            update(Submission)
+            .where(Submission.id == sub_id)
+            .values(state="grading", attempts=3, lease_until=now() - timedelta(seconds=1))
+        )
+    assert course.grade(sub_id) == "error"
+    sub = course.row(sub_id)
+    assert (sub.state, sub.score) == ("error", None)
+    csv_text = course.signed_in("Ines").get(f"/instructor/classes/{course.a}/gradebook.csv").text
+    assert "ada," in csv_text and ",6.0," not in csv_text
+
+
+def test_jobs_queued_when_the_server_stops_are_graded_after_it_restarts(sqlite_course, tmp_path):
+    course = sqlite_course
+    ada = course.signed_in("Ada")
+    sub_id = course.submit(ada).json()["submission"]["id"]
+    course.db.dispose()
+    again = Database(course.settings.database_url)
+    again.migrate()
+    try:
+        assert jobs.next_claimable(again) == [sub_id]
+        from grader.sandbox import detect
+
+        assert jobs.grade_submission(again, course.settings, detect("auto"), sub_id) == "graded"
+        assert jobs.next_claimable(again) == []
+    finally:
+        again.dispose()
