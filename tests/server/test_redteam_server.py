@@ -1010,7 +1010,7 @@ def test_browser_signin_next_never_leaves_the_site(served):
                 login = ("ada", "bob")[i % 2]  # under the per-login limit
                 page = browser.new_page()
                 dialogs = []
-                page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+                page.on("dialog", lambda d, seen=dialogs: (seen.append(d.message), d.dismiss()))
                 page.goto(f"{served}/signin/?next={quote(trick.format(evil=evil), safe='%')}")
                 page.fill("#signin-login", login)
                 page.fill("#signin-password", PASSWORD)
