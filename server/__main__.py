@@ -184,8 +184,10 @@ def _serve(settings, args) -> int:
             host=args.host,
             port=args.port,
             log_level="warning",
-            proxy_headers=True,
-            forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+            # Behind a reverse proxy only: X-Forwarded-For from anyone else would let a
+            # client pick a new address per request and slip past the sign-in limits.
+            proxy_headers=bool(os.environ.get("FORWARDED_ALLOW_IPS")),
+            forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS") or None,
         )
     finally:
         stop.set()
