@@ -148,6 +148,17 @@ def server(session: nox.Session) -> None:
 
 
 @nox.session
+def admin(session: nox.Session) -> None:
+    """Classes and people of the course server: -- create-class NAME, -- add-learner CODE NAME, ...
+
+    The same as `python -m server admin ...` (its help lists every command), in the
+    server's own environment, on the same server-data/ as `nox -s server`.
+    """
+    session.install("-r", "requirements/server.txt")
+    session.run("python", "-m", "server", "admin", *(session.posargs or ["--help"]))
+
+
+@nox.session
 def server_load(session: nox.Session) -> None:
     """Load-test the course server on 127.0.0.1: 200 learners submit 3 exercises in a minute.
 
