@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from tests.browser.helpers import set_code
@@ -63,9 +63,9 @@ def course_server(server_site, server_port, tmp_path_factory):
     deadline = time.monotonic() + 60
     while True:
         try:
-            if httpx.get(url + "health", timeout=2).status_code == 200:
+            if httpx2.get(url + "health", timeout=2).status_code == 200:
                 break
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         assert proc.poll() is None, (data / "server.log").read_text()[-3000:]
         assert time.monotonic() < deadline, "the server did not answer /health within 60 s"

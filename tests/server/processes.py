@@ -1,7 +1,7 @@
 """The course server and its workers as real processes, for the reliability tests and the
 load benchmark: `python -m server serve` and `python -m server worker` in sessions of their
 own (so a test can kill a worker with every sandbox child it started), learners signed in
-over HTTP with httpx, and the database read directly to see what happened."""
+over HTTP with httpx2, and the database read directly to see what happened."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 from sqlalchemy import select
 
 from server import people
@@ -168,8 +168,8 @@ class Course:
             if not proc.alive():
                 raise AssertionError(f"the server exited:\n{proc.output()}")
             try:
-                return httpx.get(f"{self.base}/health", timeout=5).status_code == 200
-            except httpx.HTTPError:
+                return httpx2.get(f"{self.base}/health", timeout=5).status_code == 200
+            except httpx2.HTTPError:
                 return False
 
         wait_for("the server to answer /health", healthy, timeout=90)
@@ -191,7 +191,7 @@ class Course:
             course = people.class_by_code(s, self.invite_code)
             user = people.add_member(s, course, name)
             link = people.signin_link(s, user, f"{self.base}/")
-        client = httpx.Client(base_url=self.base, timeout=60)
+        client = httpx2.Client(base_url=self.base, timeout=60)
         csrf = client.get("/api/session").json()["csrf"]
         answer = client.post(
             "/api/signin-link",
@@ -212,7 +212,7 @@ class Course:
                 tokens.append(start_session(s, people.add_member(s, course, name)))
         found = []
         for token in tokens:
-            client = httpx.Client(base_url=self.base, timeout=60)
+            client = httpx2.Client(base_url=self.base, timeout=60)
             client.cookies.set("course_session", token)
             found.append(Learner(client, client.get("/api/session").json()["csrf"]))
         return found
@@ -246,10 +246,10 @@ class Course:
 
 
 class Learner:
-    def __init__(self, client: httpx.Client, csrf: str):
+    def __init__(self, client: httpx2.Client, csrf: str):
         self.client, self.csrf = client, csrf
 
-    def submit(self, code: str, exercise: str = EXERCISE) -> httpx.Response:
+    def submit(self, code: str, exercise: str = EXERCISE) -> httpx2.Response:
         return self.client.post(
             "/api/submissions",
             json={"exercise": exercise, "code": code},

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from server import jobs
@@ -133,7 +133,7 @@ def test_a_web_process_killed_between_storing_and_queueing_loses_nothing(course)
     c = course("postgresql", "redis")
     server = c.serve(workers=0, python=[sys.executable, "-c", DIES_BEFORE_SENDING])
     ada = c.learner("Ada")
-    with pytest.raises(httpx.HTTPError):  # no answer: the process is gone
+    with pytest.raises(httpx2.HTTPError):  # no answer: the process is gone
         ada.submit(reference("day05_add_mul.py"), "day05_add_mul.py")
     wait_for("the web process to die", lambda: not server.alive(), timeout=30)
     (sub,) = c.rows()
