@@ -52,7 +52,11 @@ def _parser():
         a = acts.add_parser(f"add-{role}")
         a.add_argument("code", help="the class's invite code")
         a.add_argument("name", help="the person's name, as the gradebook shows it")
-        a.add_argument("--login", help="the login (default: made from the name)")
+        a.add_argument(
+            "--login",
+            help="the login (default: made from the name); an existing login puts that "
+            "person into this class too, with the same account",
+        )
     acts.add_parser("signin-link", help="a new one-time sign-in link").add_argument("login")
     d = acts.add_parser("set-deadline")
     d.add_argument("code")
@@ -83,7 +87,11 @@ def _admin(settings, args) -> int:
             elif args.action in ("add-learner", "add-instructor"):
                 course = people.class_by_code(s, args.code)
                 role = args.action.removeprefix("add-")
-                user = people.add_member(s, course, args.name, role, login=args.login)
+                known = args.login and people.login_exists(s, args.login)
+                if known:  # someone with a login already: into this class too, same account
+                    user = people.add_existing(s, course, args.login, role)
+                else:
+                    user = people.add_member(s, course, args.name, role, login=args.login)
                 link = people.signin_link(s, user, settings.public_url)
                 print(
                     f"{role.title()} {user.name!r} (login {user.login}) added to {course.name!r}."
@@ -131,6 +139,22 @@ def _admin(settings, args) -> int:
     return 0
 
 
+def _can_grade(isolation: str) -> bool:
+    """Whether local workers could grade here; if not, say so once (not once a second)."""
+    from grader.sandbox import SandboxError, detect
+
+    try:
+        detect(isolation)
+    except SandboxError as exc:
+        print(
+            f"server: no sandbox to grade in, so no local worker starts ({exc}); submissions "
+            "are stored and wait for a worker on a machine that can grade them.",
+            file=sys.stderr,
+        )
+        return False
+    return True
+
+
 def _serve(settings, args) -> int:
     import uvicorn
 
@@ -156,6 +180,8 @@ def _serve(settings, args) -> int:
     db.migrate()  # once, here, before any worker or web request touches the tables
     stop = threading.Event()
     supervisor = None
+    if args.workers and not _can_grade(args.isolation):
+        args.workers = 0  # the server still takes submissions; they wait for a worker
     if args.workers:
         env = {
             **os.environ,

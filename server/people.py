@@ -103,6 +103,30 @@ def add_member(
     return user
 
 
+def login_exists(s, login: str) -> bool:
+    try:
+        login = normal_login(login)
+    except PeopleError:
+        return False
+    return s.scalar(select(User).where(User.login == login)) is not None
+
+
+def add_existing(s, course: Course, login: str, role: str = "learner") -> User:
+    """Put someone who already has a login into another class (an instructor of two
+    classes, a learner retaking the course). Only the admin commands do this: joining with
+    an invite code never attaches to an existing account."""
+    if role not in ROLES:
+        raise PeopleError(f"A role is one of {', '.join(ROLES)}.")
+    user = s.scalar(select(User).where(User.login == normal_login(login)))
+    if user is None:
+        raise PeopleError(f"No one has the login {login!r}.")
+    member = s.get(Membership, (user.id, course.id))
+    if member is not None:
+        raise PeopleError(f"{user.login} is already in this class as a {member.role}.")
+    s.add(Membership(user_id=user.id, class_id=course.id, role=role))
+    return user
+
+
 def check_password(password: str) -> None:
     if len(password) < MIN_PASSWORD:
         raise PeopleError(f"Choose a password of at least {MIN_PASSWORD} characters.")

@@ -113,3 +113,23 @@ def test_a_config_error_is_one_line(cli):
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_one_instructor_teaches_two_classes_with_one_login(cli):
+    first = cli("create-class", "Autumn")
+    second = cli("create-class", "Spring")
+    cli("add-instructor", first, "Grace Hopper", "--login", "grace")
+    link = cli("add-instructor", second, "Grace Hopper", "--login", "grace")
+    assert "/signin/link/" in link
+    # Adding her twice to one class says so, in one line.
+    assert "already in this class" in cli(
+        "add-instructor", second, "Grace", "--login", "grace", expect=2
+    )
+    srv = make_server(cli.tmp_path, cli.url)
+    try:
+        with srv.db.session() as s:
+            (grace,) = s.scalars(select(User)).all()
+            roles = s.scalars(select(Membership.role).where(Membership.user_id == grace.id))
+            assert list(roles) == ["instructor", "instructor"]
+    finally:
+        srv.db.dispose()
