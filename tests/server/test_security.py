@@ -609,3 +609,38 @@ def test_origin_check_matches_what_browsers_send(tmp_path, database_url, public,
         assert b.submit(headers={"Origin": "https://evil.github.io"}).status_code == 403
     finally:
         srv.db.dispose()
+
+
+def test_cors_answers_the_course_site_with_credentials_and_no_one_else(tmp_path):
+    """A course site on another host (CORS_ORIGIN) may call the API with its cookies;
+    a browser gets no CORS permission for any other origin, so another site's page can
+    neither read an answer nor send the preflighted JSON writes."""
+    srv = make_server(
+        tmp_path,
+        f"sqlite:///{tmp_path / 'course.db'}",
+        PUBLIC_URL="https://course.example.org/",
+        CORS_ORIGIN="https://site.example.org",
+    )
+    try:
+        client = srv.browser().client
+        ask = {
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type, x-csrf-token",
+        }
+        site = client.options(
+            "/api/submissions", headers={"origin": "https://site.example.org", **ask}
+        )
+        assert site.status_code == 200
+        assert site.headers["access-control-allow-origin"] == "https://site.example.org"
+        assert site.headers["access-control-allow-credentials"] == "true"
+        assert "x-csrf-token" in site.headers["access-control-allow-headers"].lower()
+        evil = client.options("/api/submissions", headers={"origin": "https://evil.example", **ask})
+        assert evil.status_code == 400
+        assert "access-control-allow-origin" not in evil.headers
+        read = client.get("/api/session", headers={"origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in read.headers
+        ours = client.get("/api/session", headers={"origin": "https://site.example.org"})
+        assert ours.headers["access-control-allow-origin"] == "https://site.example.org"
+        assert ours.headers["access-control-allow-credentials"] == "true"
+    finally:
+        srv.db.dispose()
