@@ -964,31 +964,28 @@ REDIRECTS = [
 
 
 @pytest.mark.browser
-def test_browser_signin_next_never_leaves_the_site(served):
-    """In Chromium: sign in from /signin/?next=... for each trick; the page stays here."""
-    playwright = pytest.importorskip("playwright.sync_api")
+def test_browser_signin_next_never_leaves_the_site(served, browser):
+    """In Chromium (pytest-playwright's, the suite's one browser): sign in from
+    /signin/?next=... for each trick; the page stays here."""
     from urllib.parse import quote
 
     evil = f"127.0.0.1:{_free_port()}"
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    for i, trick in enumerate(REDIRECTS):
+        login = ("ada", "bob")[i % 2]  # under the per-login limit
+        page = browser.new_page()
         try:
-            for i, trick in enumerate(REDIRECTS):
-                login = ("ada", "bob")[i % 2]  # under the per-login limit
-                page = browser.new_page()
-                dialogs = []
-                page.on("dialog", lambda d, seen=dialogs: (seen.append(d.message), d.dismiss()))
-                page.goto(f"{served}/signin/?next={quote(trick.format(evil=evil), safe='%')}")
-                page.fill("#signin-login", login)
-                page.fill("#signin-password", PASSWORD)
-                with page.expect_navigation(timeout=5000):  # signed in: it goes somewhere
-                    page.click("#signin button[type=submit]")
-                page.wait_for_timeout(200)
-                assert page.url.startswith(served + "/"), (trick, page.url)
-                assert dialogs == [], trick
-                page.close()
+            dialogs = []
+            page.on("dialog", lambda d, seen=dialogs: (seen.append(d.message), d.dismiss()))
+            page.goto(f"{served}/signin/?next={quote(trick.format(evil=evil), safe='%')}")
+            page.fill("#signin-login", login)
+            page.fill("#signin-password", PASSWORD)
+            with page.expect_navigation(timeout=5000):  # signed in: it goes somewhere
+                page.click("#signin button[type=submit]")
+            page.wait_for_timeout(200)
+            assert page.url.startswith(served + "/"), (trick, page.url)
+            assert dialogs == [], trick
         finally:
-            browser.close()
+            page.close()
 
 
 def test_forwarded_for_gives_no_new_address_without_a_proxy(served):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import select
@@ -248,7 +249,9 @@ def _asgi(app, method, path, headers, chunks):
         "server": ("127.0.0.1", 8000),
         "state": {},
     }
-    asyncio.run(app(scope, receive, send))
+    # In a thread of its own: Playwright's tests leave an event loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], read, body
