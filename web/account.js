@@ -3,10 +3,11 @@
 // page), or a quiet note that the server is unreachable (the course keeps working offline).
 
 import { currentSession, onSession, signInURL, signOut } from "./server.js";
-import { onServerMerge } from "./sync.js";
+import { onForeignWork, onServerMerge, takeOverBrowser } from "./sync.js";
 
 let unsubscribe = null;
 let unsubscribeMerge = null;
+let unsubscribeForeign = null;
 
 function render(line, session) {
   line.dataset.account = session.state;
@@ -45,15 +46,33 @@ function render(line, session) {
 export function mountAccount(root) {
   unsubscribe?.();
   unsubscribeMerge?.();
+  unsubscribeForeign?.();
   const line = document.createElement("p");
   line.className = "course-account";
   root.prepend(line);
   const merged = document.createElement("span");
   merged.className = "course-account__merged";
   merged.setAttribute("role", "status");
+  // Another account's work is in this browser: say so, and let this learner take it over.
+  const foreign = document.createElement("span");
+  foreign.className = "course-account__foreign";
+  foreign.dataset.foreignWork = "";
+  foreign.hidden = true;
+  const takeOver = document.createElement("button");
+  takeOver.type = "button";
+  takeOver.dataset.action = "take-over";
+  takeOver.textContent = "Remove it from this browser and load my work";
+  takeOver.addEventListener("click", () => takeOverBrowser());
+  foreign.append(
+    " This browser holds work saved under another account; it is not sent to yours, and yours is not loaded. ",
+    takeOver,
+  );
   unsubscribe = onSession((session) => {
     render(line, session);
-    line.append(merged);
+    line.append(merged, foreign);
+  });
+  unsubscribeForeign = onForeignWork((is) => {
+    foreign.hidden = !is;
   });
   unsubscribeMerge = onServerMerge((keys) => {
     merged.textContent = ` Brought ${keys.length} ${keys.length === 1 ? "item" : "items"} of your work from the course server.`;

@@ -13,6 +13,8 @@ export const COURSE = "derivative-to-gpt";
 export const VERSION = 1;
 // Every item of the learner's work has a key under this prefix (the probe's does not).
 const WORK_PREFIX = `${COURSE}/v${VERSION}/`;
+// Outside the work's prefix: never exported, never sent to the server.
+const OWNER_KEY = `${COURSE}/server-account`;
 const SAVE_DELAY_MS = 300;
 
 /** FNV-1a, 32 bits, as 8 hex digits: enough to notice that an original changed. */
@@ -190,6 +192,33 @@ globalThis.addEventListener?.("pagehide", flushSaves);
 globalThis.document?.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") flushSaves();
 });
+
+/** Remove every item of the learner's work from this browser (pending edits too): for a
+ *  learner taking over a shared browser from another account (sync.js). */
+export function clearWork() {
+  for (const key of [...pending.keys()]) cancelSave(key);
+  for (const key of [...memory.keys()]) if (key.startsWith(WORK_PREFIX)) memory.delete(key);
+  const store = storage();
+  try {
+    const keys = [];
+    for (let i = 0; i < (store?.length ?? 0); i++) {
+      const key = store.key(i);
+      if (key?.startsWith(WORK_PREFIX)) keys.push(key);
+    }
+    for (const key of keys) store.removeItem(key);
+  } catch {
+    // storage disabled: nothing was kept there
+  }
+}
+
+/** Which course-server account this browser's work was last synced with (or null). */
+export function workOwner() {
+  return read(OWNER_KEY);
+}
+
+export function setWorkOwner(owner) {
+  write(OWNER_KEY, owner);
+}
 
 export function forgetEdit(key) {
   cancelSave(key);

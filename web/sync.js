@@ -3,10 +3,16 @@
 // a file (transfer.js: readWorkFile, planImport, applyImport keeping what is newer here), then
 // this browser's whole work goes back up. A PUT another browser beat (409) is merged and sent
 // again, a few times at most. Later saves are sent a few seconds after the last one, and once
-// more as the page is left. Nothing here ever removes an item of this browser's work.
+// more as the page is left. Nothing here removes an item of this browser's work, except
+// when the learner asks to take over a browser that holds another account's work.
+//
+// A shared computer: the browser remembers which account its work was synced with. When
+// another account signs in there, nothing is merged or sent either way (the first learner's
+// work must not land in the second's account, nor the reverse) until the new learner
+// chooses to clear this browser's work and load their own (`takeOverBrowser`).
 
-import { api, currentSession, onSession } from "./server.js";
-import { onWorkChanged } from "./storage.js";
+import { api, currentSession, onSession, serverURL } from "./server.js";
+import { clearWork, onWorkChanged, setWorkOwner, workOwner } from "./storage.js";
 import { applyImport, exportWork, planImport, readWorkFile } from "./transfer.js";
 
 const PUSH_DELAY_MS = 5000;
@@ -20,7 +26,39 @@ let timer = null;
 let running = null;
 let applying = false;
 let started = false;
+let foreign = false; // this browser's work belongs to another account of the server
 const mergeListeners = new Set();
+const foreignListeners = new Set();
+
+function account(user) {
+  return `${serverURL()}#${user.id}`;
+}
+
+/** Call `listener(true|false)` when this browser's work is found to be another account's,
+ *  and again when that ends. */
+export function onForeignWork(listener) {
+  foreignListeners.add(listener);
+  listener(foreign);
+  return () => foreignListeners.delete(listener);
+}
+
+function setForeign(value) {
+  foreign = value;
+  for (const listener of foreignListeners) listener(value);
+}
+
+/** The signed-in learner takes over this browser: the other account's work is removed from
+ *  it (that account keeps its copy on the server), then the learner's own is loaded. */
+export function takeOverBrowser() {
+  const session = currentSession();
+  if (session.state !== "signed-in") return Promise.resolve(false);
+  clearWork();
+  setWorkOwner(account(session.user));
+  setForeign(false);
+  revision = null;
+  synced = false;
+  return sync();
+}
 
 /** Call `listener(keys)` after work from the server was written here (keys after the prefix). */
 export function onServerMerge(listener) {
@@ -73,7 +111,7 @@ async function syncNow() {
 
 /** Run one sync at a time; a sync asked for while one runs follows it. */
 export function sync() {
-  if (currentSession().state !== "signed-in") return Promise.resolve(false);
+  if (foreign || currentSession().state !== "signed-in") return Promise.resolve(false);
   clearTimeout(timer);
   timer = null;
   const next = (running ?? Promise.resolve()).then(syncNow).catch(() => false);
@@ -84,7 +122,7 @@ export function sync() {
 }
 
 function scheduled() {
-  if (applying || currentSession().state !== "signed-in") return;
+  if (applying || foreign || currentSession().state !== "signed-in") return;
   dirty = true;
   clearTimeout(timer);
   timer = setTimeout(sync, PUSH_DELAY_MS);
@@ -92,7 +130,7 @@ function scheduled() {
 
 /** The page is being left: send unsent work with keepalive, if it is small enough. */
 function pushOnLeave() {
-  if (!dirty || !synced || currentSession().state !== "signed-in") return;
+  if (!dirty || !synced || foreign || currentSession().state !== "signed-in") return;
   const body = { revision, work: exportWork() };
   if (JSON.stringify(body).length > KEEPALIVE_LIMIT) return; // sent on the next visit
   clearTimeout(timer);
@@ -110,11 +148,16 @@ export function startSync() {
     if (session.state === "signed-in" && (before.state !== "signed-in" || before.user?.id !== user)) {
       revision = null;
       synced = false;
+      const owner = workOwner();
+      if (owner && owner !== account(session.user)) return setForeign(true);
+      setForeign(false);
+      setWorkOwner(account(session.user)); // work made here signed out joins this account
       sync();
     }
     if (session.state !== "signed-in") {
       clearTimeout(timer);
       timer = null;
+      if (foreign) setForeign(false);
     }
   });
   onWorkChanged(scheduled);

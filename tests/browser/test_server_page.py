@@ -387,3 +387,41 @@ def test_a_put_another_browser_beat_is_merged_and_sent_again(server_page, fake, 
     last = fake.calls("PUT", "progress")[-1]
     assert last[2]["revision"] == 5
     assert last[2]["work"]["items"][f"exercise/{FILE}"]["code"] == "# later\n"
+
+
+def test_another_accounts_work_in_this_browser_is_neither_sent_nor_mixed(server_page, fake, site):
+    """A shared computer: Bea's work stays in the browser after she signs out; when Ada
+    signs in there, none of it goes to Ada's account and none of Ada's is mixed into it,
+    until Ada asks to remove it and load her own."""
+    page = server_page
+    page.goto(site)
+    now = int(time.time() * 1000)
+    beas = {"code": "# Bea's answer\n", "base": "00000000", "saved": now}
+    page.evaluate(
+        "([k, v, o]) => { localStorage.setItem(k, v); localStorage.setItem(o, `${location.origin}/#8`); }",
+        [PREFIX + f"exercise/{FILE}", json.dumps(beas), "derivative-to-gpt/server-account"],
+    )
+    fake.user = USER  # Ada, id 7
+    fake.work = work({"page/playground/cell/0": {"code": "print('Ada')\n", "saved": now - 1}})
+    fake.revision = 3
+    page.goto(site + PLAYGROUND)
+    notice = page.locator("[data-foreign-work]")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("another account")
+    set_code(block(page), "# typed while the notice shows\n")
+    page.wait_for_timeout(6500)  # past the 5 s push delay
+    assert not fake.calls("PUT", "progress")
+    assert not fake.calls("GET", "progress")
+    assert stored(page, "page/playground/cell/0") is None  # Ada's work not mixed in
+
+    notice.locator("[data-action=take-over]").click()
+    expect(notice).to_be_hidden()
+    wait_for(page, lambda: fake.calls("PUT", "progress"))
+    (put,) = fake.calls("PUT", "progress")
+    items = put[2]["work"]["items"]
+    assert f"exercise/{FILE}" not in items  # Bea's answer never reached Ada's account
+    assert items["page/playground/cell/0"]["code"] == "print('Ada')\n"
+    assert stored(page, f"exercise/{FILE}") is None
+    assert page.evaluate("k => localStorage.getItem(k)", "derivative-to-gpt/server-account") == (
+        site.rstrip("/") + "/#7"
+    )
