@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from . import people
-from .models import Progress, User, now
+from .models import Progress, SignInSession, User, now
 from .security import (
     CSRF_COOKIE,
     SESSION_COOKIE,
@@ -19,6 +19,7 @@ from .security import (
     client_address,
     csrf_token,
     end_session,
+    hash_password,
     new_token,
     require_viewer,
     set_csrf_cookie,
@@ -139,9 +140,9 @@ def signin_link(request):
             user = people.use_link(s, token)
             if isinstance(password, str) and password:
                 people.check_password(password)
-                from .security import hash_password
-
                 user.password_hash = hash_password(password)
+                # A new password ends every other session: a stolen cookie dies with it.
+                s.execute(delete(SignInSession).where(SignInSession.user_id == user.id))
             return _signed_in(request, s, user)
     except people.PeopleError as exc:
         raise HTTPException(400, str(exc)) from None
