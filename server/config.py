@@ -129,6 +129,13 @@ class Settings:
             raise ConfigError(
                 f"CORS_ORIGIN={cors!r}: give the one origin of the course site, e.g. https://you.github.io"
             )
+        if cors and urlsplit(cors).scheme == "http" and urlsplit(cors).hostname not in LOOPBACK:
+            # A plain-http page anyone on the network can rewrite would get the learners'
+            # cookies (SameSite=None), credentialed CORS and a pass on the origin check.
+            raise ConfigError(
+                f"CORS_ORIGIN={cors!r} is plain http on a network: serve the course site over "
+                "https and give its https origin"
+            )
         values = dict(
             database_url=database,
             broker_url=broker,
