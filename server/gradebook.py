@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from jinja2 import Environment, FileSystemLoader
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -459,6 +459,9 @@ def regrade(request):
         raise HTTPException(400, "Choose an exercise of the course to grade again.")
     db = request.app.state.db
     with db.session() as s:
+        mine = (Submission.class_id == class_id) & (Submission.exercise == exercise)
+        if not s.scalar(select(func.count()).select_from(Submission).where(mine)):
+            raise HTTPException(400, f"No one in this class has submitted {exercise} yet.")
         job = Regrade(class_id=class_id, exercise=exercise, total=0)
         s.add(job)
         s.flush()
@@ -467,7 +470,12 @@ def regrade(request):
         ids = list(
             s.scalars(
                 update(Submission)
-                .where(Submission.class_id == class_id, Submission.exercise == exercise)
+                # Never from a newer re-grade (two started at once, committed out of order):
+                # each submission belongs to the newest, whose page then follows it.
+                .where(
+                    mine,
+                    or_(Submission.regrade_id.is_(None), Submission.regrade_id < job.id),
+                )
                 .values(
                     state="queued",
                     claim=None,
@@ -485,8 +493,6 @@ def regrade(request):
                 .execution_options(synchronize_session=False)
             )
         )
-        if not ids:
-            raise HTTPException(400, f"No one in this class has submitted {exercise} yet.")
         job.total = len(ids)
         regrade_id = job.id
     request.app.state.queue.send(db, ids)
@@ -506,8 +512,18 @@ def _regrade_of(request) -> tuple[Viewer, Regrade]:
 
 
 def progress(db, job: Regrade) -> dict:
-    """How far a re-grade is: its submissions that have a result again (graded or error)."""
+    """How far a re-grade is: its submissions that have a result again (graded or error);
+    "overtaken" (with the newer one's id) once a newer re-grade of the exercise took them."""
     with db.session() as s:
+        newer = s.scalar(
+            select(func.max(Regrade.id)).where(
+                Regrade.class_id == job.class_id,
+                Regrade.exercise == job.exercise,
+                Regrade.id > job.id,
+            )
+        )
+        if newer is not None:
+            return {"total": job.total, "done": 0, "state": "overtaken", "newer": newer}
         done = s.scalar(
             select(func.count())
             .select_from(Submission)

@@ -8,8 +8,14 @@
   const text = box.querySelector("[data-progress-text]");
   const bar = box.querySelector("progress");
   const finished = box.querySelector("[data-when-done]");
+  const overtaken = box.querySelector("[data-when-overtaken]");
 
   function show(progress) {
+    if (progress.state === "overtaken") {
+      overtaken.hidden = false;
+      overtaken.querySelector("a").href = `/instructor/regrades/${Number(progress.newer)}`;
+      return;
+    }
     text.textContent = `${progress.done} of ${progress.total} graded`;
     bar.max = Math.max(progress.total, 1);
     bar.value = progress.done;
@@ -27,7 +33,7 @@
       if (response.ok) {
         const progress = await response.json();
         show(progress);
-        if (progress.state === "done") return;
+        if (progress.state === "done" || progress.state === "overtaken") return;
       } else if (response.status === 404 || response.status === 401) {
         return; // signed out, or not ours: nothing more to show
       }
@@ -37,6 +43,6 @@
     setTimeout(poll, 2000);
   }
 
-  if (!finished.hidden) return;
+  if (!finished.hidden || !overtaken.hidden) return;
   setTimeout(poll, 1000);
 })();
