@@ -19,7 +19,7 @@ from pathlib import Path
 from grader.runners import describe_error, execute, runner_module
 from grader.verdict import error_message, from_json, judge_outcome
 
-__all__ = ["CASES_FILE", "run_public_checks"]
+__all__ = ["CASES_FILE", "prepare", "run_public_checks"]
 
 CASES_FILE = Path(__file__).with_name("public_cases.json")
 
@@ -43,6 +43,13 @@ def _items(exercise_id):
             f"no exercise called {exercise_id!r}; the exercises are: {', '.join(sorted(shipped))}"
         )
     return shipped[exercise_id]
+
+
+def prepare(exercise_id):
+    """Load what the checks of one exercise need (the shipped cases, its runner), so that
+    a run's time limit and the page's Stop count from the learner's code, not from this."""
+    _items(exercise_id)
+    runner_module(exercise_id)
 
 
 def run_public_checks(exercise_id, source):

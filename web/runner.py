@@ -192,6 +192,17 @@ def _file_error(checks):
     return message[len(_FILE_DID_NOT_RUN) :]
 
 
+def prepare_check(exercise_id):
+    """Before a check's time starts: load the checks of `exercise_id` (a failure here is
+    reported by check_exercise itself, which tries again)."""
+    try:
+        from grader.public import prepare
+
+        prepare(exercise_id)
+    except Exception:
+        pass
+
+
 def check_exercise(exercise_id, source):
     """Run the public checks of `exercise_id` on `source`; return JSON text.
 

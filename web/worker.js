@@ -213,6 +213,9 @@ async function handleCheck({ id, exercise, source }) {
     });
     return;
   }
+  // The checks' own loading (their cases, 0.6 MB of JSON, and the runner) comes before
+  // "executing": Stop's grace and the time limit are for the learner's code alone.
+  runner.prepare_check(exercise);
   executing(id);
   const result = JSON.parse(runner.check_exercise(exercise, source));
   flush();
