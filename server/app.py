@@ -16,17 +16,14 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tools.serve import ISOLATION_HEADERS  # the course's files, served as `nox -s serve` does
+
 from . import api, deadlines, gradebook, pages, submissions
 from .config import Settings
 from .db import Database
 from .queue import make_queue
 from .security import RateLimits
 
-ISOLATION_HEADERS = {
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Embedder-Policy": "require-corp",
-    "Cross-Origin-Resource-Policy": "same-origin",
-}
 SERVER_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
