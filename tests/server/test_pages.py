@@ -227,3 +227,28 @@ def test_signing_out_from_another_origin_deletes_the_cookie_it_set(database_url,
         assert cookie.startswith("course_session=") and "max-age=0" in cookie
         assert "samesite=none" in cookie and "secure" in cookie
     db.dispose()
+
+
+def test_the_course_is_served_cross_origin_isolated_and_the_api_is_not_cached(tmp_path):
+    """The built course at / gets the headers `nox -s serve` gives it (SharedArrayBuffer,
+    so Stop interrupts Python); the API's answers are the server's own and never cached."""
+    from tools.serve import ISOLATION_HEADERS
+
+    from .client import make_server
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>course</title>")
+    srv = make_server(tmp_path, f"sqlite:///{tmp_path / 'course.db'}", COURSE_SITE_DIR=str(site))
+    try:
+        client = srv.browser().client
+        home = client.get("/")
+        assert home.status_code == 200 and "course" in home.text
+        for name, value in ISOLATION_HEADERS.items():
+            assert home.headers[name] == value
+        assert home.headers["cache-control"] == "no-cache"
+        api = client.get("/api/session")
+        assert api.headers["cache-control"] == "no-store"
+        assert api.headers["x-content-type-options"] == "nosniff"
+    finally:
+        srv.db.dispose()
