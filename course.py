@@ -6,8 +6,10 @@ A day is described once, at the top of its lesson page `docs/lessons/dayNN_slug.
     day: 12                 # the NN of the file name
     title: "The loss"
     phase: 2                # a key of PHASES
-    time: 45                # minutes, for the course map
     ---
+
+A day's time estimate is not typed: `estimate_minutes` derives it from the page and its
+exercise with one rule (below), so it follows the page when the page changes.
 
 Everything else is derived from here: the lessons' part of the navigation
 (hooks/course_nav.py), the day badge (hooks/day_badge.py), the course map
@@ -31,6 +33,7 @@ page whose front matter changed; the module-level names are the course as import
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +50,20 @@ PHASES = {1: "Foundations", 2: "Neural networks", 3: "Language models"}
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 # A lesson's file name: "day" and the day in two digits, then the slug's words.
 LESSON_NAME = re.compile(r"day(?P<day>[0-9]{2})_[a-z0-9_]+\.md")
-KEYS = ("day", "title", "phase", "time")
+KEYS = ("day", "title", "phase")
+
+# The time rule, in minutes. A learner reads technical prose with formulas at about 120 words
+# a minute, reads, runs and changes a cell at about 15 seconds per line of code, answers a
+# check for understanding in about 3 minutes, and spends about 10 minutes on each function
+# the exercise asks for (write it, check it, read the feedback, fix it) plus 5 to open it.
+# A learner's walk through day 7 took 70 to 90 minutes; this rule gives it 90.
+WORDS_PER_MINUTE = 120
+MINUTES_PER_CODE_LINE = 0.25
+MINUTES_PER_QUESTION = 3
+MINUTES_PER_FUNCTION = 10
+MINUTES_PER_EXERCISE = 5
+FENCE = re.compile(r"^(```+)(\S*)[^\n]*\n(.*?)^\1[ \t]*$", re.S | re.M)
+WORD = re.compile(r"[^\W_]+")
 
 
 class ManifestError(ValueError):
@@ -63,6 +79,30 @@ def split_front_matter(text: str) -> tuple[dict, str]:
     if not isinstance(meta, dict):
         raise ManifestError(f"front matter must be a YAML mapping (key: value lines), got {meta!r}")
     return meta, text[m.end() :]
+
+
+def estimate_minutes(page: str, exercise: str = "") -> int:
+    """A day's minutes from its page (without front matter) and its exercise stub's source,
+    by the time rule above, rounded up to 5."""
+    code_lines = questions = 0
+    prose = page
+    for block in FENCE.finditer(page):
+        kind, body = block[2], block[3]
+        if kind == "pyodide":
+            code_lines += sum(1 for line in body.splitlines() if line.strip())
+        elif kind == "question":
+            questions += 1
+        prose = prose.replace(block[0], " ")
+    prose = re.sub(r"<svg.*?</svg>", " ", prose, flags=re.S)
+    words = len(WORD.findall(prose))
+    functions = exercise.count("raise NotImplementedError")
+    minutes = (
+        words / WORDS_PER_MINUTE
+        + code_lines * MINUTES_PER_CODE_LINE
+        + questions * MINUTES_PER_QUESTION
+        + (functions * MINUTES_PER_FUNCTION + MINUTES_PER_EXERCISE if functions else 0)
+    )
+    return max(5, 5 * math.ceil(minutes / 5))
 
 
 def phase_title(phase: int) -> str:
@@ -118,7 +158,7 @@ def read_day(path: Path) -> Day:
     if not name:
         raise ManifestError(f"{where}: a lesson is named dayNN_slug.md (slug: a-z, 0-9 and _)")
     try:
-        meta, _ = split_front_matter(path.read_text(encoding="utf-8"))
+        meta, body = split_front_matter(path.read_text(encoding="utf-8"))
     except (ManifestError, yaml.YAMLError) as exc:
         raise ManifestError(f"{where}: {exc}") from exc
     missing = [f"`{key}:`" for key in KEYS if key not in meta]
@@ -132,14 +172,20 @@ def read_day(path: Path) -> Day:
         phase_title(meta["phase"])
     except ManifestError as exc:
         raise ManifestError(f"{where}: {exc}") from None
-    if type(meta["time"]) is not int or meta["time"] <= 0:
-        raise ManifestError(f"{where}: front matter `time:` is whole minutes, got {meta['time']!r}")
+    if "time" in meta:
+        raise ManifestError(
+            f"{where}: front matter `time:` is not typed any more: the course map derives a "
+            "day's minutes from its page (course.estimate_minutes); remove the line"
+        )
+    exercise = path.parent.parent.parent / "exercises" / f"{path.stem}.py"
     return Day(
         day=meta["day"],
         slug=path.stem,
         title=str(meta["title"]),
         phase=meta["phase"],
-        minutes=meta["time"],
+        minutes=estimate_minutes(
+            body, exercise.read_text(encoding="utf-8") if exercise.is_file() else ""
+        ),
         meta=meta,
     )
 

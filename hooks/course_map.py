@@ -1,7 +1,7 @@
 """The course map: `<!-- course-map -->` in a page becomes the table of phases and days.
 
-Titles, phases and time estimates are the lessons' front matter, read by the course
-manifest (course.py), so they are typed once. Each day carries
+Titles and phases are the lessons' front matter and time estimates are derived from the
+pages, both by the course manifest (course.py), so nothing is typed twice. Each day carries
 `data-exercise="<slug>.py"` and the ids of its questions (`data-questions`, read from the
 lesson's `question` blocks); the browser marks the days whose exercise is done and counts
 the questions answered right (web/progress.js reads the runtime's saved flags and answers).
@@ -23,13 +23,13 @@ PLACEHOLDER = "<!-- course-map -->"
 
 
 def lessons(files, days=None):
-    """[(front matter, File)] of every lesson page, in day order (`days`: the manifest's)."""
+    """[(front matter and the day's estimated "minutes", File)] of every lesson page, in day order (`days`: the manifest's)."""
     found = []
     for day in course.DAYS if days is None else days:
         f = files.get_file_from_path(day.lesson)
         if f is None:
             raise ValueError(f"{day.lesson} is a day of the course but not a page of the site")
-        found.append((day.meta, f))
+        found.append(({**day.meta, "minutes": day.minutes}, f))
     return found
 
 
@@ -50,7 +50,7 @@ def course_version(root=course.ROOT):
 
 def render(entries, page_uri, version=""):
     here = posixpath.dirname(page_uri)
-    total = sum(meta["time"] for meta, _ in entries)
+    total = sum(meta["minutes"] for meta, _ in entries)
     out = [
         f"{len(entries)} days, about {_minutes(total)} of reading, running and exercises. "
         '<span class="course-map__progress" data-total="' + str(len(entries)) + '"></span>',
@@ -63,7 +63,7 @@ def render(entries, page_uri, version=""):
         if not days:
             continue
         first, last = days[0][0]["day"], days[-1][0]["day"]
-        minutes = sum(m["time"] for m, _ in days)
+        minutes = sum(m["minutes"] for m, _ in days)
         out += [
             f"## {course.phase_title(phase)}",
             "",
@@ -82,7 +82,7 @@ def render(entries, page_uri, version=""):
             ids = " ".join(q.id for q in asked)
             page = posixpath.splitext(f.src_uri)[0]
             out.append(
-                f"| {meta['day']} | [{title}]({link}) | {meta['time']} min | "
+                f"| {meta['day']} | [{title}]({link}) | {meta['minutes']} min | "
                 f'<span class="course-done" data-exercise="{slug}.py" title="not done yet">○</span> | '
                 f'<span class="course-answers" data-page="{page}" data-questions="{ids}">{len(asked)}</span> |'
             )

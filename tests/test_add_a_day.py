@@ -1,7 +1,7 @@
-"""Adding a day touches only the day's own files: a throwaway day 31, in a copy of the tree.
+"""Adding a day touches only the day's own files: a throwaway last day, in a copy of the tree.
 
 The copy gets the five files CONTRIBUTING.md ("Add a day") lists, the notebooks are
-regenerated as `nox -s notebooks` does, and then day 31 must be everywhere a day is: the
+regenerated as `nox -s notebooks` does, and then the new day must be everywhere a day is: the
 navigation, the badge, the course map, the grader (its exercises, and full marks for the
 reference) and the notebooks. Every file the copy gained or changed is counted: nothing but
 the five and the generated notebooks may have had to change.
@@ -43,14 +43,15 @@ IGNORED = shutil.ignore_patterns(
     "node_modules", ".nox", "site", ".git", "__pycache__", "*.pyc", "dist", ".pytest_cache"
 )
 
-SLUG = "day31_echo"
+N = course.TOTAL_DAYS + 1  # the throwaway day comes after the last one
+PHASE = max(course.PHASES)  # ...at the end of the last phase
+SLUG = f"day{N}_echo"
 DAY = {
     f"docs/lessons/{SLUG}.md": """\
         ---
         day: 31
         title: "Echo: a day that only this test has"
         phase: 3
-        time: 10
         ---
 
         # Echo: a day that only this test has
@@ -62,7 +63,7 @@ DAY = {
         ```
 
         ```exercise
-        file: day31_echo.py
+        file: day{N}_echo.py
         hints:
           - Multiply by two.
         ```
@@ -70,22 +71,22 @@ DAY = {
     f"exercises/{SLUG}.py": '''\
         """Day 31 · Echo: write double(x).
 
-        Lesson: docs/lessons/day31_echo.md
+        Lesson: docs/lessons/day{N}_echo.md
 
-        Check your work:  python -m grader --exercise day31_echo.py
+        Check your work:  python -m grader --exercise day{N}_echo.py
         """
 
 
         def double(x):
             """Twice x."""
-            raise NotImplementedError("Day 31: write double. Read docs/lessons/day31_echo.md")
+            raise NotImplementedError("Day 31: write double. Read docs/lessons/day{N}_echo.md")
         ''',
     f"solutions/{SLUG}.py": '''\
         """Day 31 · Echo: write double(x).
 
-        Lesson: docs/lessons/day31_echo.md
+        Lesson: docs/lessons/day{N}_echo.md
 
-        Check your work:  python -m grader --exercise day31_echo.py
+        Check your work:  python -m grader --exercise day{N}_echo.py
         """
 
 
@@ -94,15 +95,15 @@ DAY = {
             return 2 * x
         ''',
     f"grader/checks/{SLUG}.py": '''\
-        """Checks of exercises/day31_echo.py: double(x) is 2 x."""
+        """Checks of exercises/day{N}_echo.py: double(x) is 2 x."""
 
         from grader.verdict import EXACT, Expectation, Want
 
         from .cases import case
 
-        EXERCISE = "day31_echo.py"
+        EXERCISE = "day{N}_echo.py"
         TITLE = "Day 31: echo"
-        LESSON = "docs/lessons/day31_echo.md"
+        LESSON = "docs/lessons/day{N}_echo.md"
         NEEDS_ENGINE = False
         ENGINE = {}
         ENGINE_BY_KIND = {}
@@ -134,6 +135,17 @@ DAY = {
 }
 NOTEBOOK = f"docs/notebooks/{SLUG}.ipynb"
 
+
+def _numbered(text):
+    """The day's texts are written for day 31 of phase 3; give them its real place."""
+    for old, new in (("{N}", str(N)), ("Day 31", f"Day {N}"), ("day: 31", f"day: {N}")):
+        text = text.replace(old, new)
+    text = text.replace('"day": 31, "phase": 3', f'"day": {N}, "phase": {PHASE}')
+    return text.replace("phase: 3", f"phase: {PHASE}")
+
+
+DAY = {path: _numbered(text) for path, text in DAY.items()}
+
 # Run in the copy: what the site's hooks make of it, as a build calls them.
 SITE = """
 import json
@@ -150,9 +162,9 @@ nav = get_navigation(files, config)
 hooks = config["hooks"]
 course_map, day_badge = hooks["hooks/course_map.py"], hooks["hooks/day_badge.py"]
 page = SimpleNamespace(file=files.get_file_from_path("map.md"), meta={})
-lesson = open("docs/lessons/day31_echo.md", encoding="utf-8").read()
+lesson = open("docs/lessons/day{N}_echo.md", encoding="utf-8").read()
 meta = {"day": 31, "phase": 3, "title": "Echo"}
-lesson_page = SimpleNamespace(meta=meta, file=files.get_file_from_path("lessons/day31_echo.md"))
+lesson_page = SimpleNamespace(meta=meta, file=files.get_file_from_path("lessons/day{N}_echo.md"))
 print(json.dumps({
     "sections": [
         [item.title, [child.file.src_uri for child in item.children if child.is_page]]
@@ -162,6 +174,7 @@ print(json.dumps({
     "badge": day_badge.on_page_markdown(lesson, lesson_page, config, files),
 }))
 """
+SITE = _numbered(SITE)
 
 
 def _digest(tree):
@@ -201,15 +214,17 @@ def test_a_new_day_is_its_own_five_files_and_its_notebook(tmp_path, request):
     _run(tree, "-m", "tools.notebooks")
     _run(tree, "-m", "tools.notebooks", "--check")
 
-    # The navigation: day 31 is the last page of the phase 3 section.
+    # The navigation: the new day is the last page of the last phase's section.
     site = json.loads(_run(tree, "-c", SITE))
     sections = dict(site["sections"])
-    assert sections[course.phase_title(3)][-1] == f"lessons/{SLUG}.md"
+    assert sections[course.phase_title(PHASE)][-1] == f"lessons/{SLUG}.md"
     assert sum(pages.count(f"lessons/{SLUG}.md") for pages in sections.values()) == 1
-    # The badge and the course map count 31 days.
-    assert "Phase 3 · Language models · Day 31 of 31" in site["badge"]
-    assert site["map"].startswith("31 days")
-    row = f"| 31 | [Echo: a day that only this test has](lessons/{SLUG}.md) | 10 min |"
+    # The badge and the course map count one day more.
+    assert f"{course.phase_title(PHASE)} · Day {N} of {N}" in site["badge"]
+    assert site["map"].startswith(f"{N} days")
+    page = course.split_front_matter(textwrap.dedent(DAY[f"docs/lessons/{SLUG}.md"]))[1]
+    minutes = course.estimate_minutes(page, textwrap.dedent(DAY[f"exercises/{SLUG}.py"]))
+    row = f"| {N} | [Echo: a day that only this test has](lessons/{SLUG}.md) | {minutes} min |"
     assert row in site["map"]
     assert f'data-exercise="{SLUG}.py"' in site["map"]
 
@@ -229,13 +244,13 @@ def test_a_new_day_is_its_own_five_files_and_its_notebook(tmp_path, request):
         assert result["max_score"] > 0
         assert result["score"] == (result["max_score"] if marks == "full" else 0), result
 
-    # The notebook, out of 31 days.
+    # The notebook, out of N days.
     notebook = json.loads((tree / NOTEBOOK).read_text(encoding="utf-8"))
-    assert notebook["metadata"]["course"]["day"] == 31
-    assert "Day 31 of 31" in "".join(notebook["cells"][0]["source"])
+    assert notebook["metadata"]["course"]["day"] == N
+    assert f"Day {N} of {N}" in "".join(notebook["cells"][0]["source"])
 
     # What adding the day touched: the five files, and the notebooks the tool wrote (the
-    # new one, and the others, whose badge now counts 31 days). Nothing else.
+    # new one, and the others, whose badge now counts one day more). Nothing else.
     after = _digest(tree)
     added = sorted(set(after) - set(before))
     changed = sorted(p for p in set(before) & set(after) if before[p] != after[p])
@@ -260,4 +275,4 @@ def test_a_new_day_is_its_own_five_files_and_its_notebook(tmp_path, request):
     ]
     measured["lessons whose typed badge is out of date"] = len(stale)
     request.node.user_properties.extend(measured.items())  # in --junitxml reports
-    print(f"adding day 31: {measured}")  # shown with -rP
+    print(f"adding day {N}: {measured}")  # shown with -rP

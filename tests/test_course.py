@@ -10,8 +10,8 @@ def _lesson(folder, name, front_matter):
     (folder / "lessons" / name).write_text(f"---\n{front_matter}\n---\n\n# Text\n")
 
 
-def _day(n, phase=1, time=10):
-    return f"day: {n}\ntitle: Day {n}\nphase: {phase}\ntime: {time}"
+def _day(n, phase=1):
+    return f"day: {n}\ntitle: Day {n}\nphase: {phase}"
 
 
 def test_the_days_are_the_lesson_pages_in_order():
@@ -26,7 +26,10 @@ def test_the_days_are_the_lesson_pages_in_order():
         f"{first.slug}.ipynb",
     )
     assert first.phase_name == course.PHASES[first.phase]
-    assert first.meta["time"] == first.minutes
+    assert "time" not in first.meta and first.minutes == course.estimate_minutes(
+        course.split_front_matter((course.LESSONS / f"{first.slug}.md").read_text())[1],
+        (course.ROOT / "exercises" / first.exercise).read_text(),
+    )
 
 
 def test_every_phase_has_days_and_they_run_in_order():
@@ -52,7 +55,7 @@ def test_a_new_day_needs_only_its_page(tmp_path):
     docs = tmp_path / "docs"
     for n in (1, 2):
         _lesson(docs, f"day0{n}_x{n}.md", _day(n))
-    _lesson(docs, "day03_new.md", _day(3, phase=3, time=25))
+    _lesson(docs, "day03_new.md", _day(3, phase=3))
     (tmp_path / "exercises").mkdir()
     (tmp_path / "exercises" / "day03_new.py").write_text("")
     c = course.load(docs)
@@ -66,9 +69,9 @@ def test_a_new_day_needs_only_its_page(tmp_path):
     "name, front_matter, message",
     [
         ("day01_a.md", _day(2), "front matter says day 2, the file name says 1"),
-        ("day01_a.md", "day: 1\ntitle: A\nphase: 1", "front matter needs `time:`"),
-        ("day01_a.md", _day(1, phase=7), "phase must be 1, 2 or 3, got 7"),
-        ("day01_a.md", _day(1, time="soon"), "`time:` is whole minutes"),
+        ("day01_a.md", "day: 1\ntitle: A", "front matter needs `phase:`"),
+        ("day01_a.md", _day(1, phase=7), r"phase must be 1, 2.* or \d, got 7"),
+        ("day01_a.md", _day(1) + "\ntime: 40", "`time:` is not typed any more"),
         ("day1_a.md", _day(1), "a lesson is named dayNN_slug.md"),
         ("day01_a.md", "- a list", "must be a YAML mapping"),
     ],
@@ -101,3 +104,24 @@ def test_phases_run_in_day_order(tmp_path):
 def test_no_lessons_folder(tmp_path):
     with pytest.raises(course.ManifestError, match="is not a folder"):
         course.load(tmp_path)
+
+
+def test_minutes_follow_the_time_rule():
+    """120 words a minute, 15 s a line of code, 3 min a question, 10 a function to write and
+    5 to open the exercise, rounded up to 5 minutes."""
+    prose = "word " * 240  # 2 min
+    cell = "```pyodide\nx = 1\n\nprint(x)\n```\n"  # 2 lines: 0.5 min, and its code is not prose
+    question = "```question\nid: q\nask: many many words here\n```\n"  # 3 min
+    stub = "def f():\n    raise NotImplementedError\ndef g():\n    raise NotImplementedError\n"
+    assert course.estimate_minutes(prose) == 5
+    assert course.estimate_minutes(prose + cell * 8 + question) == 10  # 2 + 4 + 3 = 9
+    assert course.estimate_minutes(prose + question, stub) == 30  # 2 + 3 + 25
+    assert course.estimate_minutes("word " * 1201) == 15  # 10.008 minutes round up
+    svg = "<svg>" + "label " * 1000 + "</svg>"
+    assert course.estimate_minutes(prose + svg) == 5  # a figure's labels are not prose
+
+
+def test_day_7_takes_as_long_as_a_learner_took():
+    """A learner's walk through day 7 with its questions and exercise took 70 to 90 minutes."""
+    day7 = next(d for d in course.DAYS if d.day == 7)
+    assert 70 <= day7.minutes <= 90
