@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent
 DOCS = ROOT / "docs"
 LESSONS = DOCS / "lessons"
 
-PHASES = {1: "Foundations", 2: "Neural networks", 3: "Language models"}
+PHASES = {1: "Foundations", 2: "Neural networks", 3: "Language models", 4: "Toward nanoGPT"}
 
 # The one front-matter pattern: a page opens with a `---` line, YAML, and a `---` line.
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
