@@ -32,11 +32,15 @@ A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab
   itself as a cell to fill in (`%%writefile`: running it saves the file), and a check cell
   that runs the page's public checks on that file (`grader.notebook`, from the public
   checks wheel the setup cell installs).
+- **PyTorch cells.** A page's ```torch block ("Check it against PyTorch", days 4, 7, 19
+  and 25) becomes a cell that first tries `import torch`: where torch is missing it prints
+  how to get it (Colab has it; elsewhere `%pip install torch`) and skips the block instead of
+  stopping "Run all" with a ModuleNotFoundError before the exercise (`torch_cell`).
 - **Open in Colab.** With `course_repository` (a public GitHub repository) set in
   mkdocs.yml's `extra`, the first cell links to the notebook in Colab; unset, no link.
 
-Every cell added here carries `metadata.course.cell` ("setup", "exercise" or "check"): the
-page's own cells carry none.
+Every cell added or changed here carries `metadata.course.cell` ("setup", "exercise", "check"
+or "torch"): the page's own cells, as they are, carry none.
 """
 
 from __future__ import annotations
@@ -76,7 +80,8 @@ def _indent(line: str) -> int:
 def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
     """(front matter, [(kind, source), ...]) in page order.
 
-    kind is "markdown", "code", or "exercise" (its source is then the exercise's file name).
+    kind is "markdown", "code", "torch" (a "Check it against PyTorch" block: its code), or
+    "exercise" (its source is then the exercise's file name).
     """
     meta, body = course.split_front_matter(text)
     lines = body.split("\n")
@@ -115,10 +120,10 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
             while end < len(lines) and lines[end].rstrip() != indent + "```":
                 end += 1
             body = textwrap.dedent("\n".join(lines[i + 1 : end]))
-            # torch: Colab has it; elsewhere, pip install torch
             if fence["name"] in ("pyodide", "torch"):
                 flush()
-                cells.append(("code", body.rstrip("\n")))
+                kind = "code" if fence["name"] == "pyodide" else "torch"
+                cells.append((kind, body.rstrip("\n")))
             elif fence["name"] == "exercise":
                 block = yaml.safe_load(body)
                 prose.extend(prefix() + s for s in _exercise_note(block).split("\n"))
@@ -382,6 +387,34 @@ def with_site_address(text: str, site_url: str) -> str:
     return dumps(nb)
 
 
+# What a PyTorch cell prints where torch is not installed, in the lines the cell writes it in.
+_TORCH_MISSING_LINES = (
+    "PyTorch is not installed here, so this optional check is skipped. ",
+    "Colab has it; in your own Jupyter, run `%pip install torch` in a cell ",
+    "(or `pip install torch` in a terminal), then run this cell again.",
+)
+TORCH_MISSING = "".join(_TORCH_MISSING_LINES)
+
+
+def torch_cell(code: str) -> str:
+    """A "Check it against PyTorch" block as a notebook cell that skips itself without torch.
+
+    The block runs unchanged, one level in, once `import torch` has worked (its own first
+    line, `import torch`, is that import); where torch is missing the cell prints
+    TORCH_MISSING and ends without an error, so "Run all" goes on.
+    """
+    if code.startswith("import torch\n"):
+        code = code.removeprefix("import torch\n").lstrip("\n")
+    return (
+        "# Check it against PyTorch (optional): Colab has torch; elsewhere, %pip install torch\n"
+        "try:\n"
+        "    import torch\n"
+        "except ImportError:\n"
+        "    print(\n" + "".join(f"        {line!r}\n" for line in _TORCH_MISSING_LINES) + "    )\n"
+        "else:\n" + textwrap.indent(code, "    ")
+    )
+
+
 def exercise_cells(name: str) -> list[tuple[str, str]]:
     """The exercise file as a cell to fill in, and the cell that checks it like the page."""
     path = EXERCISES / name
@@ -420,6 +453,8 @@ def notebook(page: Path, config: dict | None = None) -> dict:
             expanded.append((kind, link_notebooks(text, page.name)))
         elif kind == "exercise":
             expanded.extend(exercise_cells(text))
+        elif kind == "torch":
+            expanded.append((kind, torch_cell(text)))
         else:
             expanded.append((kind, text))
     out = []

@@ -49,7 +49,12 @@ class Lesson:
     def notebook_cells(self):
         """The code cells of the day's notebook: the `pyodide` cells and the `torch` blocks
         (which the browser cannot run; a notebook can, with torch installed), in page order."""
-        return [body for name, body in self._fences() if name in ("pyodide", "torch")]
+        return [body for _, body in self.notebook_fences]
+
+    @property
+    def notebook_fences(self):
+        """(fence name, body) of each `pyodide` cell and `torch` block, in page order."""
+        return [(name, body) for name, body in self._fences() if name in ("pyodide", "torch")]
 
     @property
     def exercises(self):

@@ -156,7 +156,11 @@ def test_adams_first_step_is_eta_up_to_epsilon():
         step = 1.0 - w.data
         assert step < 0.1 and abs(step - 0.1 * g_scale / (g_scale + 1e-8)) < 1e-12
     assert "exactly $\\eta$" not in PAGE.text
-    assert "Adam's first step is $\\eta$ in\nsize, up to $\\epsilon$" in PAGE.text
+    text = " ".join(PAGE.text.split())
+    assert "Adam's first step is $\\eta$ in size, up to $\\epsilon$, whatever the gradient" in text
+    # The question adam-ignores-scale is a prediction: the page says it after the question.
+    assert text.index("id: adam-ignores-scale") < text.index("Adam's first step is $\\eta$ in size")
+    assert "whatever the scale of the gradient" not in text
     assert "its first step is\n  $\\eta$, up to $\\epsilon$." in PAGE.text
 
 

@@ -169,3 +169,36 @@ def test_the_training_cell_shows_its_progress():
     # 13 to 15 s in a browser: the cell redraws one progress bar as it trains.
     cell = next(c for c in PAGE.cells if "optimizer.step()" in c)
     assert "progress(step + 1, steps" in cell and '.show(key="bar")' in cell
+
+
+def test_a_small_w2_starts_the_layers_below_with_small_gradients(namespace):
+    # The explanation of `why-w2-starts-small`: dL/dh passes through W2, dL/dW2 does not
+    # scale with W2. Plain floats, the first batch's examples, W2 at 0.1 and at 1 times
+    # W1's rule (the same random draws otherwise).
+    V, E, D, B = 27, 4, 32, 3
+    examples = namespace["train"][:200]
+
+    def grad_sizes(scale):
+        rng = random.Random(21)
+        C = [[rng.gauss(0, 1) for _ in range(E)] for _ in range(V)]
+        W1 = [[rng.gauss(0, (B * E) ** -0.5) for _ in range(B * E)] for _ in range(D)]
+        W2 = [[rng.gauss(0, scale * D**-0.5) for _ in range(D)] for _ in range(V)]
+        g1 = g2 = 0.0
+        for context, y in examples:
+            x = [v for t in context for v in C[t]]
+            h = [math.tanh(sum(w * xi for w, xi in zip(row, x))) for row in W1]
+            z = [sum(w * hj for w, hj in zip(row, h)) for row in W2]
+            m = max(z)
+            e = [math.exp(v - m) for v in z]
+            dz = [v / sum(e) - (i == y) for i, v in enumerate(e)]
+            g2 += sum((dz[i] * h[j]) ** 2 for i in range(V) for j in range(D))
+            dh = [sum(dz[i] * W2[i][j] for i in range(V)) for j in range(D)]
+            da = [g * (1 - hj * hj) for g, hj in zip(dh, h)]
+            g1 += sum((g * xi) ** 2 for g in da for xi in x)
+        return math.sqrt(g1), math.sqrt(g2)
+
+    small_w1, small_w2 = grad_sizes(0.1)
+    full_w1, full_w2 = grad_sizes(1.0)
+    assert small_w1 < 0.2 * full_w1  # the layers below start with small gradients
+    assert small_w2 > 0.5 * full_w2  # W2's own gradient is not small
+    assert "`b1` start with small gradients" in " ".join(PAGE.text.split())

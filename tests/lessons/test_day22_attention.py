@@ -126,3 +126,16 @@ def test_causal_weights_of_the_two_ms_differ(namespace):
         )
     assert len(weights[0]) == 3 and len(weights[1]) == 4
     assert weights[0] != pytest.approx(weights[1][:3])
+    # the extra key takes a share: the ratios of the other weights stay the same
+    for i in range(3):
+        assert weights[1][i] / weights[1][0] == pytest.approx(weights[0][i] / weights[0][0])
+    assert weights[1][0] < weights[0][0]
+
+
+def test_positions_are_subscripts_and_numbers_are_brackets():
+    # o_n is position n's output; its first number is o_2[0], never "o_0" (position 0's output).
+    assert "o_0" not in PAGE.text and "v_{0,0}" not in PAGE.text
+    assert "$L = o_2[0]$" in PAGE.text
+    day23 = lesson("day23_multi_head").text
+    assert "o_0" not in day23 and "q_0" not in day23 and "k_{0,0}" not in day23
+    assert "$L = o[0]$" in day23

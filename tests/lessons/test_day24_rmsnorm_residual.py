@@ -1,6 +1,7 @@
 """Day 24: RMSNorm's worked example from the closed form, the residual chain, the cells' claims."""
 
 import math
+import random
 
 import pytest
 
@@ -85,3 +86,25 @@ def test_volume_knob_cell_claims(namespace):
 def test_pre_norm_block_is_near_identity(namespace):
     assert abs(namespace["z"][3].data - namespace["x"][3].data) < 0.2
     assert namespace["x"][3].grad == pytest.approx(1.0, abs=0.2)
+
+
+def test_pre_norm_block_gradient_is_near_but_not_exactly_1(namespace):
+    # The question pre-norm-block-gradient: close to 1 (the road), not exactly 1 (the branch).
+    grad = namespace["x"][3].grad
+    assert abs(grad - 1.0) < 0.2 and abs(grad - 1.0) > 1e-6
+    text = PAGE.text
+    assert text.index("id: pre-norm-block-gradient") < text.index('print("dz[3]/dx[3] ="')
+
+
+def test_a_gain_in_front_of_a_matrix_can_be_folded_into_it():
+    # "W (g ⊙ y) is the same as W' y where W' is W with column i multiplied by g_i";
+    # with every g_i = 1 (the start) the gain changes nothing.
+    rng = random.Random(24)
+    y = [rng.gauss(0, 1) for _ in range(4)]
+    g = [rng.uniform(0.5, 2) for _ in range(4)]
+    W = [[rng.gauss(0, 1) for _ in range(4)] for _ in range(3)]
+    with_gain = [sum(w * gi * yi for w, gi, yi in zip(row, g, y)) for row in W]
+    folded = [[w * gi for w, gi in zip(row, g)] for row in W]
+    assert [sum(w * yi for w, yi in zip(row, y)) for row in folded] == pytest.approx(with_gain)
+    assert "with every $g_i$ starting at 1" in PAGE.text
+    assert "microGPT leaves the\ngain out" in PAGE.text or "microGPT leaves it out" in PAGE.text

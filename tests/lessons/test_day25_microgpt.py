@@ -6,7 +6,7 @@ import pytest
 
 from engine import Value
 
-from .pages import assert_states, lesson
+from .pages import ROOT, assert_states, lesson
 
 PAGE = lesson("day25_microgpt")
 SHAPES = {
@@ -103,3 +103,13 @@ def test_attention_reads_the_past(namespace):
         return out
 
     assert logits_after(26) != logits_after(0)
+
+
+def test_n_is_a_position_never_the_normalised_vector():
+    # Days 22-23 write n for a position; the math names the normalised h u.
+    text = PAGE.text
+    assert "u = \\operatorname{norm}(h)" in text
+    assert "n = \\operatorname{norm}" not in text and "W_Q\\, n" not in text
+    derivatives = (ROOT / "docs" / "reference" / "derivatives.md").read_text(encoding="utf-8")
+    assert "\\frac{1}{E}\\sum_i x_i^2" in derivatives and "\\frac{1}{d}" not in derivatives
+    assert "y_j}{d}" not in derivatives

@@ -2,6 +2,8 @@
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -28,11 +30,26 @@ def test_code_cells_are_the_page_cells(path):
     # Read with the lesson tests' own parser, not the generator's: the two must agree.
     nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
     code = [
-        "".join(c["source"])
+        ("".join(c["source"]), c["metadata"].get("course", {}).get("cell"))
         for c in nb["cells"]
-        if c["cell_type"] == "code" and "course" not in c["metadata"]
+        if c["cell_type"] == "code"
+        and c["metadata"].get("course", {}).get("cell") in (None, "torch")
     ]
-    assert code == [c.rstrip("\n") for c in load(path).notebook_cells]
+    fences = load(path).notebook_fences
+    assert len(code) == len(fences)
+    for (source, role), (name, body) in zip(code, fences):
+        if name == "pyodide":
+            assert (source, role) == (body.rstrip("\n"), None)
+            continue
+        # A PyTorch block: the same code, one level in, after a guarded `import torch`.
+        assert role == "torch"
+        assert (
+            source.startswith("# Check it against PyTorch")
+            and "\ntry:\n    import torch\n" in source
+        )
+        for line in body.rstrip("\n").splitlines():
+            if line.strip() and line != "import torch":
+                assert "\n    " + line + "\n" in source + "\n", line
     assert all(
         c["outputs"] == [] and c["execution_count"] is None
         for c in nb["cells"]
@@ -144,7 +161,7 @@ def test_setup_first_then_each_exercise_as_a_cell_and_its_check(path):
             ("exercise", f"%%writefile {block['file']}\n" + stub.rstrip("\n")),
             ("check", f'from grader.notebook import check\n\ncheck("{block["file"]}")'),
         ]
-    added = _added(nb)
+    added = [(role, src) for role, src in _added(nb) if role != "torch"]  # the page's, guarded
     assert [(role, src if role != "setup" else None) for role, src in added] == expected
     # The check follows its exercise at once: nothing runs between them.
     roles = [c["metadata"].get("course", {}).get("cell") for c in cells]
@@ -201,3 +218,39 @@ def test_settings_are_read_from_mkdocs_yml_and_checked(tmp_path):
     config.write_text("extra:\n  published_url: example.org\n")
     with pytest.raises(ValueError, match="trailing slash"):
         notebooks.settings(config)
+
+
+TORCH_PAGES = [p for p in PAGES if any(name == "torch" for name, _ in load(p).notebook_fences)]
+
+
+@pytest.mark.parametrize("path", TORCH_PAGES, ids=[p.stem for p in TORCH_PAGES])
+def test_a_pytorch_cell_without_torch_says_how_to_get_it_and_run_all_goes_on(path, tmp_path):
+    """A learner's Jupyter without torch: "Run all" runs the PyTorch cell, then the next ones."""
+    nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
+    roles = [c["metadata"].get("course", {}).get("cell") for c in nb["cells"]]
+    assert "torch" in roles
+    at = roles.index("torch")
+    assert "exercise" in roles[at + 1 :]  # the cell comes before the exercise: it must not stop
+    cells = [
+        'import sys\nsys.modules["torch"] = None  # `import torch` now fails, as without torch',
+        "".join(nb["cells"][at]["source"]),
+        'print("the next cell runs")',
+    ]
+    # Run all, as Jupyter does: one namespace, cell after cell, stopping at the first error.
+    runner = (
+        "import json, sys\nns = {}\n"
+        "for source in json.load(open(sys.argv[1])):\n"
+        "    exec(compile(source, 'cell', 'exec'), ns)\n"
+    )
+    cells_file = tmp_path / "cells.json"
+    cells_file.write_text(json.dumps(cells), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-c", runner, str(cells_file)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert run.stdout == notebooks.TORCH_MISSING + "\nthe next cell runs\n"
+    assert "pip install torch" in run.stdout and "Colab has it" in run.stdout
