@@ -4,6 +4,7 @@ The counts are recomputed here from the names file, letters numbered by the alph
 test does not rely on the page's cells or on engine.tokenizer.
 """
 
+import random
 import string
 from collections import Counter
 from fractions import Fraction
@@ -104,12 +105,42 @@ def test_cells_count_like_the_test(namespace):
     assert namespace["P"][namespace["m"]][namespace["a"]] == pytest.approx(405 / 946)
 
 
-def test_cell_draw_walks_the_running_total(namespace):
-    draw_cell = namespace["draw"]
-    assert draw_cell([0.6, 0.2, 0.2], 0.7) == 1
-    assert draw_cell([0.6, 0.2, 0.2], 0.0) == 0
-    assert draw_cell([0.6, 0.2, 0.2], 0.9999999999999999) == 2
-    assert draw_cell([0.1] * 10, 0.9999999999999999) == 9  # float sum falls short of 1
+class FixedDraws(random.Random):
+    """A generator whose uniform numbers u are given in advance."""
+
+    def __init__(self, draws):
+        super().__init__(0)
+        self.draws = iter(draws)
+
+    def random(self):
+        return next(self.draws)
+
+
+@pytest.mark.parametrize(
+    "draws",
+    [
+        (0.5, 0.3, 0.9, 0.8),
+        (0.5, 0.1, 0.6, 0.2, 0.7),
+        (0.9999999999999999, 0.5, 0.2, 0.9999999999999999),  # u just below 1: a row's end
+    ],
+)
+def test_cell_sample_draws_by_the_running_total(namespace, draws):
+    """The page's sampler, with its rng.choices, on the three-name table with given u: the
+    name the running-total walk of the worked example and of the question gives."""
+    tiny = ["emma", "ava", "anna"]
+    P, tok = model(tiny), namespace["tok"]
+    order = list(string.ascii_lowercase) + [BOS]  # the page's ids: letters, then BOS (26)
+    table = [
+        [float(P(a, b)) for b in order] if a in "".join(tiny) + BOS else [1 / 27] * 27
+        for a in order
+    ]
+    symbol, expected = BOS, ""
+    for u in draws:
+        symbol = draw([(s, P(symbol, s)) for s in order], Fraction(u))
+        expected += symbol
+    assert expected.endswith(BOS)
+    assert tok.bos == 26
+    assert namespace["sample"](table, FixedDraws(draws)) == expected[:-1]
 
 
 def test_samples_are_words_of_letters(namespace):
