@@ -389,6 +389,30 @@ MUTANTS = {
             "expected",
         ),
     ],
+    "day31_tensors.py": [
+        (
+            "    padded_a = (1,) * (n - len(a)) + tuple(a)\n    padded_b = (1,) * (n - len(b)) + tuple(b)",
+            "    padded_a = tuple(a) + (1,) * (n - len(a))\n    padded_b = tuple(b) + (1,) * (n - len(b))",
+            "shapes lined up from the left",
+            "RIGHT",
+        ),
+        ("out.append(max(sa, sb))", "out.append(min(sa, sb))", "the smaller size kept", "larger"),
+        ("if sa != sb and sa != 1 and sb != 1:", "if False:", "no refusal", "no ValueError"),
+        (
+            "out.append(data[source])",
+            "out.append(data[flat % len(data)])",
+            "data repeated end to end",
+            "in place",
+        ),
+        ("    if keepdims:\n", "    if False:\n", "keepdims ignored", "keepdims"),
+        (
+            "data[start + p * inner + i]",
+            "data[start + p + i * n]",
+            "the axis walked with the wrong stride",
+            "apart",
+        ),
+        ("b[p * m + j]", "b[j * k + p]", "b read by rows", "column j"),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 
