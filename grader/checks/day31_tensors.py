@@ -242,11 +242,7 @@ def _shape_wants(shape, setup, bugs=()):
 def _data_wants(data, setup, bugs=()):
     wants = [Want("len(data)", float(len(data)), EXACT, setup)]
     for i, x in enumerate(data):
-        own = [
-            (b[i], a)
-            for b, a in bugs
-            if len(b) == len(data) and abs(b[i] - x) > 1e-9
-        ]
+        own = [(b[i], a) for b, a in bugs if len(b) == len(data) and abs(b[i] - x) > 1e-9]
         wants.append(Want(f"data[{i}]", x, CLOSED, setup, own))
     return wants
 
