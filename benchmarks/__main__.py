@@ -14,6 +14,7 @@ SUITES = {
     "explorer": "explorer_first_graph",  # the explorer's first graph, prerendered and live
     "view3d": "view3d",  # the explorer's 3-D view: chunk size, time to its first frame, a step
     "model_explorer": "model_explorer",  # typing a letter to the model explorer's redrawn views
+    "tensor": "tensor_matmul",  # a matrix product + backward: n x n Values against Tensors
     # 200 learners submit 3 exercises in a minute to the course server (SQLite, then
     # PostgreSQL + Redis); about 10 minutes; `nox -s server_load` runs it alone.
     "server": "server_load",

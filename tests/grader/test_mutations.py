@@ -389,6 +389,59 @@ MUTANTS = {
             "expected",
         ),
     ],
+    "day31_tensors.py": [
+        (
+            "    padded_a = (1,) * (n - len(a)) + tuple(a)\n    padded_b = (1,) * (n - len(b)) + tuple(b)",
+            "    padded_a = tuple(a) + (1,) * (n - len(a))\n    padded_b = tuple(b) + (1,) * (n - len(b))",
+            "shapes lined up from the left",
+            "RIGHT",
+        ),
+        ("out.append(max(sa, sb))", "out.append(min(sa, sb))", "the smaller size kept", "larger"),
+        ("if sa != sb and sa != 1 and sb != 1:", "if False:", "no refusal", "no ValueError"),
+        (
+            "out.append(data[source])",
+            "out.append(data[flat % len(data)])",
+            "data repeated end to end",
+            "in place",
+        ),
+        ("    if keepdims:\n", "    if False:\n", "keepdims ignored", "keepdims"),
+        (
+            "data[start + p * inner + i]",
+            "data[start + p + i * n]",
+            "the axis walked with the wrong stride",
+            "apart",
+        ),
+        ("b[p * m + j]", "b[j * k + p]", "b read by rows", "column j"),
+    ],
+    "day32_tensor_backward.py": [
+        ("out[target] += grad[flat]", "out[target] = grad[flat]", "one copy kept", "SUM"),
+        (
+            "    return out\n\n\ndef sum_axis_backward",
+            "    return grad\n\n\ndef sum_axis_backward",
+            "grad not summed",
+            "broadcast axes",
+        ),
+        (
+            "scale = 1.0 / n if mean else 1.0",
+            "scale = 1.0",
+            "the mean's 1/n forgotten",
+            "divided by n",
+        ),
+        ("scale = 1.0 / n if mean else 1.0", "scale = 1.0 / n", "1/n on a sum", "only a mean"),
+        (
+            "        for _copy in range(n):  # the n entries along the axis\n            for i in range(inner):",
+            "        for i in range(inner):\n            for _copy in range(n):",
+            "copies laid out along the wrong axis",
+            "in its position",
+        ),
+        (
+            "for p in range(k) for j in range(m)]",
+            "for j in range(m) for p in range(k)]",
+            "dB transposed",
+            "transposed",
+        ),
+        ("    return da, db\n", "    return db, da\n", "dA and dB swapped", "in that order"),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 
