@@ -41,8 +41,9 @@ def test_every_phase_has_days_and_they_run_in_order():
 def test_badge():
     assert course.badge(12, 2) == f"Phase 2 · Neural networks · Day 12 of {course.TOTAL_DAYS}"
     assert course.badge_text(31, 3, 31) == "Phase 3 · Language models · Day 31 of 31"
-    with pytest.raises(ValueError, match="phase must be 1, 2 or 3, got 4"):
-        course.badge(1, 4)
+    assert course.badge_text(41, 4, 41) == "Phase 4 · Toward nanoGPT · Day 41 of 41"
+    with pytest.raises(ValueError, match="phase must be 1, 2, 3 or 4, got 5"):
+        course.badge(1, 5)
 
 
 def test_exercises_are_the_days_with_an_exercise_file():
