@@ -389,6 +389,29 @@ MUTANTS = {
             "expected",
         ),
     ],
+    "day33_batches.py": [
+        (
+            "[list(C[t]) for t in context]",
+            "[list(C[t]) for t in reversed(context)]",
+            "slots reversed",
+            "reverse order",
+        ),
+        (
+            "[v for row in example for v in row]",
+            "[row[e] for e in range(len(example[0])) for row in example]",
+            "flattened number by number",
+            "embedding-number",
+        ),
+        ("zip(row, w_row)) + bi for", "zip(row, w_row)) for", "no bias", "bias is missing"),
+        ("return total / len(logits)", "return total", "sum, not mean", "MEAN"),
+        ("total += log_sum - row[y]", "total += log_sum - row[Y[0]]", "first target", "Y[r]"),
+        (
+            "        top = max(row)\n        log_sum = top + math.log(sum(math.exp(z - top) for z in row))",
+            "        log_sum = math.log(sum(math.exp(z) for z in row))",
+            "no maximum subtracted",
+            "OverflowError",
+        ),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 
