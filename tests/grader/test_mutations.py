@@ -412,6 +412,42 @@ MUTANTS = {
             "OverflowError",
         ),
     ],
+    "day34_batched_attention.py": [
+        (
+            "[[j > i for j in range(T)]",
+            "[[j >= i for j in range(T)]",
+            "diagonal masked",
+            "diagonal",
+        ),
+        ("[[j > i for j in range(T)]", "[[j < i for j in range(T)]", "past masked", "the past"),
+        (
+            "        scores = [-math.inf if mask[i][j] else s for j, s in enumerate(scores)]\n",
+            "",
+            "no mask",
+            "later positions",
+        ),
+        ("scale = 1.0 / math.sqrt(d)", "scale = 1.0", "unscaled", "unscaled"),
+        (
+            "    return weights\n",
+            "    return [list(column) for column in zip(*weights)]\n",
+            "weights transposed",
+            "transposed",
+        ),
+        ("for w, v in zip(row, V))", "for w, v in zip(row, K))", "blends keys", "blends the keys"),
+        (
+            "[row[h * hd : (h + 1) * hd] for row in X]",
+            "[[v for r in X for v in r][(h * len(X) + t) * hd : (h * len(X) + t + 1) * hd]"
+            " for t in range(len(X))]",
+            "reshape without transpose",
+            "reshape",
+        ),
+        (
+            "    if C % n_head:\n        raise",
+            "    if False:\n        raise",
+            "no ValueError",
+            "ValueError",
+        ),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 
