@@ -18,6 +18,7 @@ SUITES = {
     # 200 learners submit 3 exercises in a minute to the course server (SQLite, then
     # PostgreSQL + Redis); about 10 minutes; `nox -s server_load` runs it alone.
     "server": "server_load",
+    "batched": "batched",  # days 33-34: one example at a time against a batch, CPython and Pyodide
 }
 
 

@@ -441,6 +441,64 @@ MUTANTS = {
             "transposed",
         ),
         ("    return da, db\n", "    return db, da\n", "dA and dB swapped", "in that order"),
+    "day33_batches.py": [
+        (
+            "[list(C[t]) for t in context]",
+            "[list(C[t]) for t in reversed(context)]",
+            "slots reversed",
+            "reverse order",
+        ),
+        (
+            "[v for row in example for v in row]",
+            "[row[e] for e in range(len(example[0])) for row in example]",
+            "flattened number by number",
+            "embedding-number",
+        ),
+        ("zip(row, w_row)) + bi for", "zip(row, w_row)) for", "no bias", "bias is missing"),
+        ("return total / len(logits)", "return total", "sum, not mean", "MEAN"),
+        ("total += log_sum - row[y]", "total += log_sum - row[Y[0]]", "first target", "Y[r]"),
+        (
+            "        top = max(row)\n        log_sum = top + math.log(sum(math.exp(z - top) for z in row))",
+            "        log_sum = math.log(sum(math.exp(z) for z in row))",
+            "no maximum subtracted",
+            "OverflowError",
+        ),
+    ],
+    "day34_batched_attention.py": [
+        (
+            "[[j > i for j in range(T)]",
+            "[[j >= i for j in range(T)]",
+            "diagonal masked",
+            "diagonal",
+        ),
+        ("[[j > i for j in range(T)]", "[[j < i for j in range(T)]", "past masked", "the past"),
+        (
+            "        scores = [-math.inf if mask[i][j] else s for j, s in enumerate(scores)]\n",
+            "",
+            "no mask",
+            "later positions",
+        ),
+        ("scale = 1.0 / math.sqrt(d)", "scale = 1.0", "unscaled", "unscaled"),
+        (
+            "    return weights\n",
+            "    return [list(column) for column in zip(*weights)]\n",
+            "weights transposed",
+            "transposed",
+        ),
+        ("for w, v in zip(row, V))", "for w, v in zip(row, K))", "blends keys", "blends the keys"),
+        (
+            "[row[h * hd : (h + 1) * hd] for row in X]",
+            "[[v for r in X for v in r][(h * len(X) + t) * hd : (h * len(X) + t + 1) * hd]"
+            " for t in range(len(X))]",
+            "reshape without transpose",
+            "reshape",
+        ),
+        (
+            "    if C % n_head:\n        raise",
+            "    if False:\n        raise",
+            "no ValueError",
+            "ValueError",
+        ),
     ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
