@@ -441,6 +441,7 @@ MUTANTS = {
             "transposed",
         ),
         ("    return da, db\n", "    return db, da\n", "dA and dB swapped", "in that order"),
+    ],
     "day33_batches.py": [
         (
             "[list(C[t]) for t in context]",
