@@ -22,7 +22,7 @@ to 1 again).
 Check your work:  python -m grader --exercise day40_top_k_top_p.py
 """
 
-from engine.gpt import next_token_probs
+from engine.gpt import next_token_probs  # noqa: F401 (the next_token you write uses it)
 
 
 def draw(probs, u):

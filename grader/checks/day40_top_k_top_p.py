@@ -354,5 +354,9 @@ def expect(case):
         if other is not None and other != right:
             bugs.append((other, advice))
     return Expectation(
-        [WantList("tokens", right, setup, bugs, hint="Draw each token with day 27's draw(probs, u).")]
+        [
+            WantList(
+                "tokens", right, setup, bugs, hint="Draw each token with day 27's draw(probs, u)."
+            )
+        ]
     )

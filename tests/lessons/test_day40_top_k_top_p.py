@@ -102,7 +102,11 @@ def test_the_running_totals_and_the_spin():
     c, f = exact(CONFIDENT), exact(FLAT)
     assert sum(c[:3]) == Fraction(91, 100) and sum(f[:3]) == Fraction(60, 100)
     assert "$S_3 = 0.91$" in PAGE.text and "only $0.60$" in PAGE.text
-    assert [sum(c[:j]) for j in (1, 2, 3)] == [Fraction(7, 10), Fraction(85, 100), Fraction(91, 100)]
+    assert [sum(c[:j]) for j in (1, 2, 3)] == [
+        Fraction(7, 10),
+        Fraction(85, 100),
+        Fraction(91, 100),
+    ]
     assert [float(sum(f[:j])) for j in range(1, 6)] == pytest.approx([0.22, 0.42, 0.60, 0.76, 0.90])
     assert "$0.22, 0.42, 0.60, 0.76, 0.90$" in PAGE.text
     # u = 0.9: the whole wheel draws token 3 (0.85 <= 0.9 < 0.91); after top-p 0.8, token 2
