@@ -64,8 +64,12 @@ API (stable; lessons and the browser import it):
         train(model, docs_tokens, ...) -> list of losses (all steps)
     sampling:
         next_token_probs(logits, temperature=1.0) -> list of floats (temperature 0: argmax)
-        sample(model, tokenizer, rng, temperature=1.0) -> str   one name
-        sample_names(model, tokenizer, n=10, seed=0, temperature=1.0) -> list[str]
+        filter_probs(probs, top_k=None, top_p=None) -> list of floats   the k most likely,
+                                                 then the smallest head reaching p, renormalised
+        sampling_probs(logits, temperature=1.0, top_k=None, top_p=None) -> list of floats
+                                                 temperature first, then the two filters
+        sample(model, tokenizer, rng, temperature=1.0, top_k=None, top_p=None) -> str
+        sample_names(model, tokenizer, n=10, seed=0, temperature=1.0, top_k=None, top_p=None)
 """
 
 import math
@@ -100,6 +104,8 @@ __all__ = [
     "training",
     "train",
     "next_token_probs",
+    "filter_probs",
+    "sampling_probs",
     "sample",
     "sample_names",
 ]
@@ -464,17 +470,90 @@ def next_token_probs(logits, temperature=1.0):
     return _probabilities([zi / temperature for zi in z])
 
 
-def sample(model, tokenizer, rng, temperature=1.0):
-    """One new name: start from BOS, draw each next token, stop at BOS or the block's end."""
+def _check_filters(top_k, top_p):
+    """Refuse a top_k or top_p that does not say how many tokens to keep."""
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
+        raise ValueError(
+            f"top_k must be a whole number of tokens, 1 or more (or None to keep them all), "
+            f"got {top_k!r}"
+        )
+    if top_p is not None and (
+        isinstance(top_p, bool) or not isinstance(top_p, (int, float)) or not 0 < top_p <= 1
+    ):
+        raise ValueError(
+            f"top_p must be a probability above 0 and at most 1 (or None to keep every "
+            f"token), got {top_p!r}"
+        )
+
+
+def _keep(p, kept):
+    """p with every index outside `kept` set to 0 and the rest divided by their sum."""
+    total = sum(p[i] for i in kept)
+    out = [0.0] * len(p)
+    for i in kept:
+        out[i] = p[i] / total
+    return out
+
+
+def filter_probs(probs, top_k=None, top_p=None):
+    """Cut the unlikely tail off a distribution and renormalise what is left.
+
+    The tokens are ranked by probability, largest first; equal probabilities keep their
+    index order (the smaller index ranks first). `top_k` keeps the first top_k tokens of
+    the ranking. `top_p` then works on what is left, renormalised: walking down the
+    ranking, a token is kept while the tokens ranked before it add up to less than
+    top_p, so the token whose probability makes the running total reach or cross top_p
+    is kept and every later one is cut (the smallest head of the ranking whose
+    probability is at least top_p). Cut tokens get probability 0, kept ones are divided
+    by their sum. None switches a filter off; with both off the list comes back as it is.
+
+    >>> filter_probs([0.1, 0.5, 0.15, 0.25], top_k=2)
+    [0.0, 0.6666666666666666, 0.0, 0.3333333333333333]
+    >>> filter_probs([0.1, 0.5, 0.15, 0.25], top_p=0.75)
+    [0.0, 0.6666666666666666, 0.0, 0.3333333333333333]
+    """
+    _check_filters(top_k, top_p)
+    p = [float(x) for x in probs]
+    if not p or min(p) < 0 or sum(p) <= 0:
+        raise ValueError(
+            "probs must be a non-empty list of probabilities (0 or more, not all 0), "
+            f"got {list(probs)!r}"
+        )
+    ranking = sorted(range(len(p)), key=lambda i: -p[i])  # sorted() is stable: ties by index
+    if top_k is not None:
+        p = _keep(p, ranking[:top_k])
+    if top_p is not None:
+        head, before = [], 0.0
+        for i in ranking:
+            if before >= top_p:
+                break
+            head.append(i)
+            before += p[i]
+        p = _keep(p, head)
+    return p
+
+
+def sampling_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    """The distribution a token is drawn from: temperature on the logits first
+    (`next_token_probs`), then top-k, then top-p (`filter_probs`). This order is a
+    convention, the one Hugging Face's transformers uses; other orders give other results."""
+    return filter_probs(next_token_probs(logits, temperature), top_k, top_p)
+
+
+def sample(model, tokenizer, rng, temperature=1.0, top_k=None, top_p=None):
+    """One new name: start from BOS, draw each next token, stop at BOS or the block's end.
+    `top_k` and `top_p` (None: off) cut the tail of each distribution (`sampling_probs`)."""
     if tokenizer.vocab_size != model.config.vocab_size:
         raise ValueError(
             f"the tokenizer has {tokenizer.vocab_size} symbols but the model "
             f"{model.config.vocab_size}; use the tokenizer the model was trained with"
         )
+    _check_filters(top_k, top_p)
     keys, values = new_kv_cache(model.config)
     token, out = tokenizer.bos, []
     for pos in range(model.config.block_size):
-        probs = next_token_probs(gpt(model, token, pos, keys, values), temperature)
+        logits = gpt(model, token, pos, keys, values)
+        probs = sampling_probs(logits, temperature, top_k, top_p)
         token = rng.choices(range(len(probs)), weights=probs)[0]
         if token == tokenizer.bos:
             break
@@ -482,7 +561,7 @@ def sample(model, tokenizer, rng, temperature=1.0):
     return tokenizer.decode(out)
 
 
-def sample_names(model, tokenizer, n=10, seed=0, temperature=1.0):
-    """`n` names drawn with a generator seeded by `seed`."""
+def sample_names(model, tokenizer, n=10, seed=0, temperature=1.0, top_k=None, top_p=None):
+    """`n` names drawn with a generator seeded by `seed` (top_k, top_p: as in `sample`)."""
     rng = random.Random(seed)
-    return [sample(model, tokenizer, rng, temperature) for _ in range(n)]
+    return [sample(model, tokenizer, rng, temperature, top_k, top_p) for _ in range(n)]

@@ -12,7 +12,8 @@ Options (both optional):
     view    which views to show, separated by commas: embeddings, attention, residual,
             probs, backward, training; "forward" is the first four, "all" (the default)
             every one; "no-sampling" leaves the temperature slider and Sample out of probs
-            (for a page before day 27, which introduces them)
+            (for a page before day 27, which introduces them); "filters" adds the top-k and
+            top-p sliders beside the temperature (for day 40 on, which introduces them)
 
 The block has no body. It renders a box the page's runtime fills in (its numbers come from
 `explorer.model` in the page's Python), with a sentence for readers without JavaScript.
@@ -32,6 +33,7 @@ __all__ = ["ModelExplorerError", "VIEWS", "model_fence", "format_model_explorer"
 VIEWS = ("embeddings", "attention", "residual", "probs", "backward", "training")
 GROUPS = {"all": VIEWS, "forward": VIEWS[:4]}
 NO_SAMPLING = "no-sampling"  # a word of `view` that is no view: probs without T and Sample
+FILTERS = "filters"  # another: the top-k and top-p sliders beside the temperature
 DEFAULT_PREFIX = "emm"
 # BOS takes the first position, so the prefix gets the rest of the block.
 LONGEST_PREFIX = GPTConfig().block_size - 1
@@ -58,11 +60,18 @@ def _prefix(text: str) -> str:
 
 def _views(text: str) -> str:
     words = [w for w in re.split(r"[\s,]+", text) if w]
-    unknown = [w for w in words if w not in VIEWS and w not in GROUPS and w != NO_SAMPLING]
-    if unknown or not [w for w in words if w != NO_SAMPLING]:
+    words_only = (NO_SAMPLING, FILTERS)
+    unknown = [w for w in words if w not in VIEWS and w not in GROUPS and w not in words_only]
+    if unknown or not [w for w in words if w not in words_only]:
         raise ModelExplorerError(
             f"gpt-explorer block: view={text!r}: choose from {', '.join((*GROUPS, *VIEWS))}, "
-            f"separated by commas (and {NO_SAMPLING} to leave out the temperature and Sample)"
+            f"separated by commas (and {NO_SAMPLING} to leave out the temperature and Sample, "
+            f"or {FILTERS} to add the top-k and top-p sliders)"
+        )
+    if NO_SAMPLING in words and FILTERS in words:
+        raise ModelExplorerError(
+            f"gpt-explorer block: view={text!r}: {FILTERS} adds sliders beside the temperature, "
+            f"which {NO_SAMPLING} leaves out: keep one of the two"
         )
     return ",".join(words)
 

@@ -158,6 +158,61 @@ def test_sample_appends_a_letter_whose_probability_was_shown(explorer_page):
     assert appended + ended >= 1
 
 
+def test_top_k_and_top_p_cut_the_bars_and_sample_draws_only_what_is_kept(explorer_page):
+    from engine.gpt import filter_probs
+
+    page = explorer_page(prefix="em", views="probs,filters", seed=5)
+    calls = page.evaluate("window.modelCalls.length")
+    want = forward_view("em")
+    symbols, logits = want["symbols"], want["positions"][-1]["logits"]
+    # Off by default: the bars are softmax(logits), nothing is cut.
+    assert page.input_value("input[data-role=top-k]") == "27"
+    assert page.input_value("input[data-role=top-p]") == "1"
+    assert "all (off)" in page.inner_text("label[for$=top-k]")
+    assert page.locator("[data-role=probs] [data-cut]").count() == 0
+    assert dict(probs_shown(page)) == pytest.approx(dict(zip(symbols, softmax(logits))), abs=1e-12)
+    # Top-k 5 from the keyboard: 22 symbols cut, the 5 kept renormalised as the engine does.
+    page.focus("input[data-role=top-k]")
+    for _ in range(22):
+        page.keyboard.press("ArrowLeft")
+    assert page.inner_text("label[for$=top-k]") == "Top-k: keep k = 5"
+    assert page.locator("[data-role=probs] [data-cut=top-k]").count() == 22
+    assert dict(probs_shown(page)) == pytest.approx(
+        dict(zip(symbols, filter_probs(softmax(logits), top_k=5))), abs=1e-12
+    )
+    # Top-p 0.5 on what top-k left, at T = 0.5.
+    page.focus("input[data-role=top-p]")
+    for _ in range(10):
+        page.keyboard.press("ArrowLeft")
+    page.focus("input[data-role=temperature]")
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    assert "p = 0.50" in page.inner_text("label[for$=top-p]")
+    expected = filter_probs(softmax(logits, 0.5), 5, 0.5)
+    assert dict(probs_shown(page)) == pytest.approx(dict(zip(symbols, expected)), abs=1e-12)
+    kept = sum(x > 0 for x in expected)
+    assert page.locator("[data-role=probs] [data-cut]").count() == 27 - kept
+    assert page.locator("[data-role=probs] [data-cut=top-p]").count() == 5 - kept
+    assert f"{kept} of the 27 symbols kept" in page.inner_text("[data-view=probs] .gm-caption")
+    cut = page.locator("[data-role=probs] [data-cut]").first
+    assert "cut by top-" in cut.get_attribute("aria-label")
+    assert cut.inner_text().split()[-1] == "cut"
+    assert page.evaluate("window.modelCalls.length") == calls  # no Python call for a slider
+    # Sample draws from the bars shown: never a cut symbol.
+    for _ in range(6):
+        before = page.input_value("input[data-role=prefix]")
+        bars = dict(probs_shown(page))
+        page.click("[data-action=sample]")
+        drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+        assert bars[drawn["symbol"]] > 0
+        assert drawn["p"] == pytest.approx(bars[drawn["symbol"]], abs=1e-12)
+        if drawn["symbol"] == ".":
+            break
+        shown(page, before + drawn["symbol"])
+        # the filters stay set for the next prefix
+        assert page.locator("[data-role=probs] [data-cut]").count() >= 22
+
+
 def test_sampling_replays_with_the_same_seed(explorer_page):
     names = []
     for _ in range(2):

@@ -46,6 +46,11 @@ def test_no_sampling_is_passed_on_with_the_views():
     assert 'data-views="forward,no-sampling"' in html
 
 
+def test_filters_are_passed_on_with_the_views():
+    html = render('```gpt-explorer prefix="em" view="probs, filters"\n```\n')
+    assert 'data-views="probs,filters"' in html
+
+
 @pytest.mark.parametrize(
     "fence, message",
     [
@@ -55,6 +60,8 @@ def test_no_sampling_is_passed_on_with_the_views():
         ('```gpt-explorer view="sideways"\n```', "choose from all, forward, embeddings"),
         ('```gpt-explorer colour="red"\n```', "unknown option 'colour'"),
         ('```gpt-explorer view="no-sampling"\n```', "choose from all, forward"),
+        ('```gpt-explorer view="filters"\n```', "or filters to add the top-k and top-p sliders"),
+        ('```gpt-explorer view="probs,filters,no-sampling"\n```', "keep one of the two"),
     ],
 )
 def test_a_bad_option_stops_the_build_with_its_reason(fence, message):

@@ -184,6 +184,29 @@ ATTACKS = {
         def bits_per_character(loss):
             raise NotImplementedError("Day 30: the engine has no answer")
         """,
+    "day40_top_k_top_p.py": """
+        from engine.gpt import next_token_probs
+
+        def draw(probs, u):
+            cumulative = 0.0
+            for i, p in enumerate(probs):
+                cumulative += p
+                if u < cumulative:
+                    return i
+            return max(i for i, p in enumerate(probs) if p > 0)
+
+        def top_k_filter(probs, k):
+            from engine.gpt import filter_probs
+            return filter_probs(probs, top_k=k)
+
+        def top_p_filter(probs, p):
+            from engine.gpt import filter_probs
+            return filter_probs(probs, top_p=p)
+
+        def next_token(logits, temperature, top_k, top_p, u):
+            from engine.gpt import sampling_probs
+            return draw(sampling_probs(logits, temperature, top_k, top_p), u)
+        """,
 }
 
 # Exercises whose answers the engine does not hold: the losses of day 12, accuracy and

@@ -501,6 +501,50 @@ MUTANTS = {
             "ValueError",
         ),
     ],
+    "day40_top_k_top_p.py": [
+        ("key=lambda i: -probs[i])", "key=lambda i: probs[i])", "the k smallest", "LARGEST"),
+        (
+            "key=lambda i: -probs[i])",
+            "key=lambda i: (-probs[i], -i))",
+            "ties: larger index first",
+            "SMALLER index",
+        ),
+        (
+            "kept = set(order[:k])",
+            "kept = {i for i in order if probs[i] >= probs[order[min(k, len(order)) - 1]]}",
+            "every tie with the k-th kept",
+            "exactly k",
+        ),
+        (
+            "return [probs[i] / total if i in kept",
+            "return [probs[i] if i in kept",
+            "top-k not renormalised",
+            "divide the kept",
+        ),
+        ("if before >= p:", "if before + probs[i] > p:", "crossing token cut", "crosses p"),
+        ("if before >= p:", "if before > p:", "a total exactly p kept going", "reaches p exactly"),
+        ("for i in ranking:", "for i in range(len(probs)):", "index order", "ranking"),
+        (
+            "return [probs[i] / mass if i in head",
+            "return [probs[i] if i in head",
+            "top-p not renormalised",
+            "divide the kept",
+        ),
+        (
+            "    if top_k is not None:\n        probs = top_k_filter(probs, top_k)\n"
+            "    if top_p is not None:\n        probs = top_p_filter(probs, top_p)",
+            "    if top_p is not None:\n        probs = top_p_filter(probs, top_p)\n"
+            "    if top_k is not None:\n        probs = top_k_filter(probs, top_k)",
+            "top-p before top-k",
+            "top-k first",
+        ),
+        (
+            "probs = next_token_probs(logits, temperature)",
+            "probs = next_token_probs(logits)",
+            "temperature ignored",
+            "temperature first",
+        ),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 

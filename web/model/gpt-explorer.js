@@ -2,18 +2,21 @@
 // (embeddings, each head's attention, the residual stream, the next-symbol probabilities),
 // where the gradient of one name's loss goes, and, while a training cell runs, the model
 // learning. All numbers come from `explorer.model` in the worker (engine.js); the page only
-// reshapes the probabilities for the temperature slider and draws a letter from them.
+// reshapes the probabilities for the temperature slider and the top-k and top-p filters,
+// and draws a letter from them.
 //
 // Test hooks: [data-gpt-explorer] (data-state: busy | ready | error; data-shown: the prefix
-// drawn), input[data-role=prefix], input[data-role=temperature], [data-action=sample],
-// [data-head=N] (data-weights), [data-role=probs] > [data-token] (data-p),
+// drawn), input[data-role=prefix], input[data-role=temperature], input[data-role=top-k],
+// input[data-role=top-p] (with the view word "filters"), [data-action=sample],
+// [data-head=N] (data-weights), [data-role=probs] > [data-token] (data-p; data-cut: the
+// filter that cut the symbol),
 // [data-matrix] (data-norm), [data-role=contributions], [data-role=model]. Events (bubbling):
 // "gpt-explorer:forward" once the forward views are redrawn, "gpt-explorer:drawn" once all are.
 
 import { el } from "../explorer/dom.js";
 import { Heatmap, TextAlternative, legend, lossCurve, numberTable } from "./charts.js";
 import { workerEngine } from "./engine.js";
-import { drawIndex, fmt, largestMagnitude, seededUniform, softmaxAt } from "./math.js";
+import { drawIndex, filterProbs, fmt, largestMagnitude, seededUniform, softmaxAt } from "./math.js";
 
 export const VIEWS = ["embeddings", "attention", "residual", "probs", "backward", "training"];
 const GROUPS = {
@@ -99,7 +102,12 @@ export class ModelExplorer {
     root.dataset.mounted = "";
     this.views = parseViews(root.dataset.views);
     // "no-sampling": the bars without the temperature slider and Sample (before day 27).
-    this.sampling = !(root.dataset.views ?? "").split(/[\s,]+/).includes("no-sampling");
+    const words = (root.dataset.views ?? "").split(/[\s,]+/);
+    this.sampling = !words.includes("no-sampling");
+    // "filters": top-k and top-p controls beside the temperature (from day 40).
+    this.filters = this.sampling && words.includes("filters");
+    this.topK = null; // null: off, every symbol kept
+    this.topP = null; // null: off (the slider at 1)
     this.prefix = (root.dataset.prefix ?? "emm").toLowerCase();
     this.name = null; // the backward view's name; null follows the prefix
     this.position = null; // the backward view's position; null = the name's last
@@ -301,13 +309,23 @@ export class ModelExplorer {
             "largest first. T = 1 is the model as trained; a T below 1 sharpens the bars, a T " +
             "above 1 flattens them (day 27). Sample draws one symbol with exactly the " +
             "probabilities shown and appends it; drawing BOS (shown as .), which also marks " +
-            "the end of a name, ends the name instead."
+            "the end of a name, ends the name instead." +
+            (this.filters
+              ? " Then the filters of day 40 cut the tail: top-k keeps the k most likely " +
+                "symbols, top-p the fewest most likely symbols whose probabilities add up to " +
+                "at least p (top-k first, top-p on what it left). The kept bars are divided " +
+                "by their sum; the cut ones are at 0, marked cut, and Sample never draws them."
+              : "")
         : "What the model says comes after the prefix: softmax turns the 27 logits of the " +
             "last position into probabilities, shown largest first. BOS (shown as .) also " +
             "marks the end of a name: its bar is the probability that the name ends here.",
-      this.sampling
-        ? "Before you move the slider to its lowest value: how many symbols will keep a bar " + "above 1%?"
-        : "Before you look: which symbol will the model make most likely after the prefix, " +
+      this.filters
+        ? "Set top-p to 0.5 and predict: does it keep the same number of symbols after " +
+            "every prefix? Then try it after a prefix where the model is sure and after one " +
+            "where it is not."
+        : this.sampling
+          ? "Before you move the slider to its lowest value: how many symbols will keep a bar " + "above 1%?"
+          : "Before you look: which symbol will the model make most likely after the prefix, " +
             "and will its bar be above 50%?",
     );
     const tId = this.id("temperature");
@@ -326,6 +344,7 @@ export class ModelExplorer {
       this.tOut.textContent = this.temperature.toFixed(1);
       this.drawProbs();
     });
+    const filterFields = this.filters ? this.buildFilters() : [];
     this.sampleButton = el("button", {
       type: "button",
       class: "md-button gm-button",
@@ -353,6 +372,7 @@ export class ModelExplorer {
                 el("label", { for: tId }, "Temperature T = ", this.tOut),
                 this.tInput,
               ),
+              ...filterFields,
               this.sampleButton,
             ),
           ]
@@ -363,6 +383,78 @@ export class ModelExplorer {
       this.probsTable.element,
     );
     return node;
+  }
+
+  /** The top-k and top-p sliders: k from 1 to every symbol (off), p from 0.05 to 1 (off). */
+  buildFilters() {
+    const kId = this.id("top-k");
+    const pId = this.id("top-p");
+    this.kOut = el("output", { for: kId, text: "all (off)" });
+    this.kInput = el("input", {
+      id: kId,
+      type: "range",
+      min: "1",
+      max: "27",
+      step: "1",
+      value: "27",
+      "data-role": "top-k",
+      "aria-describedby": this.id("top-k-help"),
+    });
+    this.pOut = el("output", { for: pId, text: "1.00 (off)" });
+    this.pInput = el("input", {
+      id: pId,
+      type: "range",
+      min: "0.05",
+      max: "1",
+      step: "0.05",
+      value: "1",
+      "data-role": "top-p",
+      "aria-describedby": this.id("top-p-help"),
+    });
+    const changed = () => {
+      const symbols = this.forwardData?.symbols.length ?? 27;
+      const k = Number(this.kInput.value);
+      this.topK = k >= symbols ? null : k;
+      this.kOut.textContent = this.topK === null ? "all (off)" : String(k);
+      const p = Number(this.pInput.value);
+      this.topP = p >= 1 ? null : p;
+      this.pOut.textContent = this.topP === null ? "1.00 (off)" : p.toFixed(2);
+      this.drawProbs();
+    };
+    this.kInput.addEventListener("input", changed);
+    this.pInput.addEventListener("input", changed);
+    return [
+      el(
+        "div",
+        { class: "gm-field" },
+        el("label", { for: kId }, "Top-k: keep k = ", this.kOut),
+        this.kInput,
+        el("span", {
+          class: "gm-help",
+          id: this.id("top-k-help"),
+          text: "the k most likely symbols; the rightmost stop keeps them all",
+        }),
+      ),
+      el(
+        "div",
+        { class: "gm-field" },
+        el("label", { for: pId }, "Top-p: p = ", this.pOut),
+        this.pInput,
+        el("span", {
+          class: "gm-help",
+          id: this.id("top-p-help"),
+          text: "the fewest most likely symbols holding at least p; 1 keeps them all",
+        }),
+      ),
+    ];
+  }
+
+  /** What the filters are set to, in words ("" when both are off). */
+  filterWords() {
+    const parts = [];
+    if (this.topK !== null) parts.push(`top-k ${this.topK}`);
+    if (this.topP !== null) parts.push(`top-p ${this.topP.toFixed(2)}`);
+    return parts.join(", then ");
   }
 
   buildBackward() {
@@ -677,26 +769,41 @@ export class ModelExplorer {
   drawProbs() {
     const data = this.forwardData;
     if (!data || !this.logits) return;
-    const p = softmaxAt(this.logits, this.temperature);
+    const atT = softmaxAt(this.logits, this.temperature);
+    // Temperature first, then top-k, then top-p (engine.gpt.sampling_probs's order).
+    const { probs: p, cut } = filterProbs(atT, this.topK, this.topP);
     this.shown = p;
     const order = p.map((_, i) => i).sort((a, b) => this.logits[b] - this.logits[a] || a - b);
     const last = data.tokens[data.tokens.length - 1].symbol;
-    this.probsCaption.textContent = `After "${data.prefix}" (last symbol ${last}), at T = ${this.temperature.toFixed(1)}: the 27 symbols, most likely first.`;
+    const filters = this.filterWords();
+    const kept = p.filter((x) => x > 0).length;
+    this.probsCaption.textContent = filters
+      ? `After "${data.prefix}" (last symbol ${last}), at T = ${this.temperature.toFixed(1)}, then ${filters}: ${kept} of the ${p.length} symbols kept and renormalised, the others cut to 0 (marked "cut"); most likely first.`
+      : `After "${data.prefix}" (last symbol ${last}), at T = ${this.temperature.toFixed(1)}: the 27 symbols, most likely first.`;
     const items = order.map((i) => {
       const symbol = data.symbols[i];
       const words = i === this.bosId() ? `${symbol} (end of name)` : symbol;
       const bar = el("span", { class: "gm-bar" });
       bar.style.width = `${(p[i] * 100).toFixed(2)}%`;
+      const attrs = {
+        "data-token": symbol,
+        "data-p": String(p[i]),
+        "aria-label": `${words}: ${(p[i] * 100).toFixed(1)}%`,
+      };
+      let number = `${(p[i] * 100).toFixed(1)}%`;
+      if (cut[i]) {
+        attrs["data-cut"] = cut[i];
+        attrs.class = "gm-cut";
+        attrs["aria-label"] =
+          `${words}: cut by ${cut[i]}, 0% (${(atT[i] * 100).toFixed(1)}% before the filters)`;
+        number = "cut";
+      }
       return el(
         "li",
-        {
-          "data-token": symbol,
-          "data-p": String(p[i]),
-          "aria-label": `${words}: ${(p[i] * 100).toFixed(1)}%`,
-        },
+        attrs,
         el("span", { class: "gm-sym", "aria-hidden": "true", text: symbol }),
         el("span", { class: "gm-track", "aria-hidden": "true" }, bar),
-        el("span", { class: "gm-num", "aria-hidden": "true", text: `${(p[i] * 100).toFixed(1)}%` }),
+        el("span", { class: "gm-num", "aria-hidden": "true", text: number }),
       );
     });
     this.probs.replaceChildren(...items);
@@ -705,13 +812,21 @@ export class ModelExplorer {
     if (!room)
       this.sampleNote.textContent = `The model reads at most ${data.model.block_size} positions: this prefix is as long as it can be.`;
     this.probsTable.set(() => [
-      numberTable(
-        `Probabilities at T = ${this.temperature.toFixed(1)}, with the logits`,
-        order.map((i) => data.symbols[i]),
-        ["logit", "probability"],
-        order.map((i) => [this.logits[i], p[i]]),
-        "symbol",
-      ),
+      this.filters
+        ? numberTable(
+            `Probabilities at T = ${this.temperature.toFixed(1)} before and after the filters (${filters || "both off"}), with the logits`,
+            order.map((i) => data.symbols[i]),
+            ["logit", "at T", "sampled from"],
+            order.map((i) => [this.logits[i], atT[i], p[i]]),
+            "symbol",
+          )
+        : numberTable(
+            `Probabilities at T = ${this.temperature.toFixed(1)}, with the logits`,
+            order.map((i) => data.symbols[i]),
+            ["logit", "probability"],
+            order.map((i) => [this.logits[i], p[i]]),
+            "symbol",
+          ),
     ]);
   }
 

@@ -1,5 +1,6 @@
 // The few numbers the page computes itself: softmax at a temperature (the slider
-// reshapes the bars without asking Python) and one draw from the probabilities shown.
+// reshapes the bars without asking Python), the top-k and top-p filters (the same rules as
+// engine.gpt.filter_probs) and one draw from the probabilities shown.
 
 /** softmax(z / T): the probabilities the model gives at temperature T (T > 0). */
 export function softmaxAt(logits, temperature) {
@@ -8,6 +9,51 @@ export function softmaxAt(logits, temperature) {
   const e = scaled.map((z) => Math.exp(z - top));
   const total = e.reduce((a, b) => a + b, 0);
   return e.map((x) => x / total);
+}
+
+/** The ranking the filters walk: largest probability first, equal ones by index. */
+function ranking(probs) {
+  return probs.map((_, i) => i).sort((a, b) => probs[b] - probs[a] || a - b);
+}
+
+/** probs with every index outside `kept` at 0 and the rest divided by their sum. */
+function keep(probs, kept) {
+  let total = 0;
+  for (const i of kept) total += probs[i];
+  const out = probs.map(() => 0);
+  for (const i of kept) out[i] = probs[i] / total;
+  return out;
+}
+
+/** Top-k, then top-p, as engine.gpt.filter_probs: k (null: off) keeps the first k of the
+ *  ranking; p (null: off) then keeps, of what is left renormalised, each token while the
+ *  tokens ranked before it add up to less than p, so the token that crosses p is kept.
+ *  Returns { probs, cut }: the renormalised list and, per index, null (kept), "top-k" or
+ *  "top-p" (the filter that cut it). With both off, probs come back as they are. */
+export function filterProbs(probs, k = null, p = null) {
+  const cut = probs.map(() => null);
+  if (k === null && p === null) return { probs: probs.slice(), cut };
+  const order = ranking(probs);
+  let q = probs.slice();
+  if (k !== null) {
+    const kept = order.slice(0, k);
+    for (const i of order.slice(k)) cut[i] = "top-k";
+    q = keep(q, kept);
+  }
+  if (p !== null) {
+    const head = [];
+    let before = 0;
+    for (const i of order) {
+      if (before >= p) {
+        if (cut[i] === null) cut[i] = "top-p";
+        continue;
+      }
+      head.push(i);
+      before += q[i];
+    }
+    q = keep(q, head);
+  }
+  return { probs: q, cut };
 }
 
 /** The index a uniform number u in [0, 1) lands on when the probabilities are laid end to
