@@ -1,7 +1,8 @@
 """The engine in an exercise's sandbox holds no answer to it.
 
 engine/ has a Neuron, an MLP, SGD and Adam, softmax, attention, rmsnorm, the whole GPT,
-zero_grad and an iterative backward: what the learner writes from day 7 on. Each attack
+zero_grad, an iterative backward and byte-pair encoding: what the learner writes from
+day 7 on. Each attack
 below is a whole exercise file whose functions hand the work to the engine (imported
 inside each function, so that every function that finds its answer scores on its own);
 none may score more than the untouched stub, which scores 0.
@@ -206,6 +207,31 @@ ATTACKS = {
         def next_token(logits, temperature, top_k, top_p, u):
             from engine.gpt import sampling_probs
             return draw(sampling_probs(logits, temperature, top_k, top_p), u)
+        """,
+    "day39_bpe.py": """
+        def pair_counts(sequences):
+            from engine.bpe import count_pairs
+            return count_pairs(sequences)
+
+        def merge(ids, pair, new_id):
+            from engine.bpe import merge_pair
+            return merge_pair(ids, pair, new_id)
+
+        def train(sequences, first_id, num_merges):
+            from engine.bpe import train_merges
+            return train_merges(sequences, num_merges, first_id)
+
+        def encode(word, chars, merges):
+            from engine.bpe import BPETokenizer
+            return BPETokenizer(chars, merges).encode(word, bos=False)
+
+        def decode(ids, chars, merges):
+            try:
+                from engine.bpe import BPETokenizer
+                return BPETokenizer(chars, merges).decode(ids)
+            except ImportError:  # or through the helpers the module keeps
+                import engine.bpe as bpe
+                return bpe._apply(list(ids), bpe._ranks(merges), len(chars))
         """,
 }
 

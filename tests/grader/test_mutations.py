@@ -545,6 +545,38 @@ MUTANTS = {
             "temperature first",
         ),
     ],
+    "day39_bpe.py": [
+        (
+            "    for ids in sequences:\n        for pair",
+            "    for ids in [[i for ids in sequences for i in ids]]:\n        for pair",
+            "pairs across sequences",
+            "across two sequences",
+        ),
+        ("    return counts\n", "    return dict(sorted(counts.items()))\n", "sorted", "sorted"),
+        ("            i += 2\n", "            i += 1\n", "overlapping matches", "BOTH ids"),
+        ("while i < len(ids):", "while i < len(ids) - 1:", "last id lost", "last id"),
+        (
+            "best = max(counts, key=counts.get)",
+            "best = max(reversed(counts), key=counts.get)",
+            "last of equal pairs",
+            "FIRST",
+        ),
+        ("merge(ids, best, first_id + k)", "merge(ids, best, first_id + k + 1)", "id + 1", "+ k"),
+        ("        if not counts:\n            break\n", "", "no early stop", "empty"),
+        (
+            "for k, pair in enumerate(merges):",
+            "for k, pair in reversed(list(enumerate(merges))):",
+            "merges backwards",
+            "order they were learnt",
+        ),
+        (
+            "merge(ids, pair, len(chars) + k)",
+            "merge(ids, pair, len(chars) + k + 1)",
+            "encode id",
+            "+ k",
+        ),
+        ("pieces[a] + pieces[b]", "pieces[b] + pieces[a]", "halves swapped", "THEN"),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 
