@@ -55,7 +55,11 @@ def run(repeats=15):
     per_case = statistics.median(times)
     overhead = per_case - _in_process_seconds(exercise, case, repeats)
 
+    class_seconds, class_size = _class_similarity_seconds()
+
     numbers = {
+        "similarity_class_seconds": round(class_seconds, 2),
+        "similarity_class_size": class_size,
         "grading_solutions_seconds": round(total, 3),
         "grading_cases": cases,
         "grading_cases_passed": passed,
@@ -73,7 +77,27 @@ def run(repeats=15):
         f"  one case in the sandbox ({sandbox.description}): {per_case * 1000:.1f} ms median, "
         f"of which {overhead * 1000:.1f} ms is the sandbox and a fresh interpreter"
     )
+    print(
+        f"  comparing a class of {class_size} learners' files (every exercise): "
+        f"{class_seconds:.1f} s"
+    )
     return numbers
+
+
+def _class_similarity_seconds(size=100):
+    """Seconds for grader.similarity to compare a synthetic class of `size` learners (the
+    test suite's class: references disguised, honest solutions and pastes mixed in)."""
+    from grader import similarity
+    from tests.grader.similarity.disguise import synthetic_class
+
+    def folder(path):
+        return {p.name: p.read_text(encoding="utf-8") for p in sorted(path.glob("*.py"))}
+
+    honest = folder(ROOT / "tests" / "grader" / "similarity" / "honest")
+    submissions = synthetic_class(size, folder(ROOT / "solutions"), honest)
+    start = time.perf_counter()
+    similarity.class_matches(submissions)
+    return time.perf_counter() - start, size
 
 
 if __name__ == "__main__":
