@@ -389,6 +389,39 @@ MUTANTS = {
             "expected",
         ),
     ],
+    "day35_overfitting.py": [
+        ("shuffled = list(items)", "shuffled = items", "the caller's list shuffled", "in place"),
+        (
+            "    random.Random(seed).shuffle(shuffled)\n",
+            "",
+            "no shuffle",
+            "not shuffled",
+        ),
+        (
+            "return shuffled[:n_train], shuffled[n_train : n_train + n_dev], shuffled[n_train + n_dev :]",
+            "return shuffled[n_dev + n_test :], shuffled[:n_dev], shuffled[n_dev : n_dev + n_test]",
+            "cuts in another order",
+            "another order",
+        ),
+        (
+            "if loss < dev_losses[best]:",
+            "if loss <= dev_losses[best]:",
+            "ties are new bests",
+            "EQUAL",
+        ),
+        (
+            "elif i - best >= patience:",
+            "elif i - best > patience:",
+            "patience off by one",
+            "too late",
+        ),
+        (
+            "            return best, i",
+            "            return min(range(len(dev_losses)), key=dev_losses.__getitem__), i",
+            "best with hindsight",
+            "whole list",
+        ),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 
