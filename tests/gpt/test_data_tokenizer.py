@@ -75,3 +75,20 @@ def test_docstring_examples(name):
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_split_three_is_seeded_disjoint_and_complete():
+    from engine.data import split_three
+
+    names = load_names()
+    train, dev, test = split_three(names, seed=0)
+    assert (train, dev, test) == split_three(names, seed=0)
+    assert (len(train), len(dev), len(test)) == (4130, 516, 517)
+    assert sorted(train + dev + test) == names
+    assert not set(train) & set(dev) and not set(dev) & set(test) and not set(train) & set(test)
+    assert split_three(names, seed=1) != (train, dev, test)
+    assert names == sorted(names)  # the caller's list is left as it was
+    assert split_names(names, seed=0)[0] != train  # split_names is unchanged and separate
+    for bad in [(0.8, 0.2), (0.8, 0.1, 0.2), (1.0, 0.0, 0.0)]:
+        with pytest.raises(ValueError, match="fractions"):
+            split_three(names, fractions=bad)

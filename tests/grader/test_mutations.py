@@ -577,6 +577,95 @@ MUTANTS = {
         ),
         ("pieces[a] + pieces[b]", "pieces[b] + pieces[a]", "halves swapped", "THEN"),
     ],
+    "day35_overfitting.py": [
+        ("shuffled = list(items)", "shuffled = items", "the caller's list shuffled", "in place"),
+        (
+            "    random.Random(seed).shuffle(shuffled)\n",
+            "",
+            "no shuffle",
+            "not shuffled",
+        ),
+        (
+            "return shuffled[:n_train], shuffled[n_train : n_train + n_dev], shuffled[n_train + n_dev :]",
+            "return shuffled[n_dev + n_test :], shuffled[:n_dev], shuffled[n_dev : n_dev + n_test]",
+            "cuts in another order",
+            "another order",
+        ),
+        (
+            "if loss < dev_losses[best]:",
+            "if loss <= dev_losses[best]:",
+            "ties are new bests",
+            "EQUAL",
+        ),
+        (
+            "elif i - best >= patience:",
+            "elif i - best > patience:",
+            "patience off by one",
+            "too late",
+        ),
+        (
+            "            return best, i",
+            "            return min(range(len(dev_losses)), key=dev_losses.__getitem__), i",
+            "best with hindsight",
+            "whole list",
+        ),
+    ],
+    "day36_learning_rate.py": [
+        (
+            "return lr_max * (step + 1) / warmup",
+            "return lr_max * step / warmup",
+            "warmup from 0",
+            "off by one",
+        ),
+        (
+            "    progress = (step - warmup) / (steps - warmup)\n",
+            "    progress = step / steps\n",
+            "cosine over the whole run",
+            "whole run",
+        ),
+        (
+            "return lr_min + (lr_max - lr_min) * 0.5 * (1 + math.cos(math.pi * progress))",
+            "return lr_max * 0.5 * (1 + math.cos(math.pi * progress))",
+            "no floor",
+            "floor",
+        ),
+        (
+            "return [lr_start * (lr_end / lr_start) ** (i / (n - 1)) for i in range(n)]",
+            "return [lr_start * (lr_end / lr_start) ** (i / n) for i in range(n)]",
+            "misses lr_end",
+            "i / (n - 1)",
+        ),
+        (
+            "return [lr_start * (lr_end / lr_start) ** (i / (n - 1)) for i in range(n)]",
+            "return [lr_start + (lr_end - lr_start) * i / (n - 1) for i in range(n)]",
+            "equal steps",
+            "TIMES",
+        ),
+        (
+            "if losses[i] > k * losses[lowest]:",
+            "if losses[i] > k * losses[0]:",
+            "against the first loss",
+            "first loss",
+        ),
+        (
+            "if losses[i] < losses[lowest]:",
+            "if losses[i] <= losses[lowest]:",
+            "last of ties",
+            "expected",
+        ),
+        (
+            "            diverged = i\n            break\n",
+            "            diverged = diverged if diverged is not None else i\n",
+            "reads past the divergence",
+            "past the divergence",
+        ),
+        (
+            "return rates[lowest], None if diverged is None else rates[diverged]",
+            "return lowest, diverged",
+            "indices for rates",
+            "index",
+        ),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 

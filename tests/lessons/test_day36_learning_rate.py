@@ -1,0 +1,177 @@
+"""Day 36: the schedule's worked example, the range test, the first Adam step with and
+without warmup, the three decays and the three batch sizes.
+
+Schedules are checked against their closed forms; the runs are made again by loops of the
+test's own (the page's cells run as well, and must agree where they keep their results).
+Timings are not asserted beyond their order: they are measurements, not facts.
+"""
+
+import math
+import random
+import statistics
+
+import pytest
+
+from engine.batched import Adam, batch, examples, init_mlp_lm
+from engine.data import load_names, split_three
+from engine.schedule import lr_at
+from engine.tokenizer import Tokenizer
+
+from .pages import assert_states, lesson
+
+PAGE = lesson("day36_learning_rate")
+TOK = Tokenizer()
+
+
+def text():
+    return " ".join(PAGE.text.split())
+
+
+@pytest.fixture(scope="module")
+def namespace():
+    return PAGE.run_cells()
+
+
+@pytest.fixture(scope="module")
+def data():
+    train_names, dev_names, _ = split_three(load_names(), seed=0)
+    X, Y = examples([TOK.encode(n) for n in train_names], 3, TOK.bos)
+    Xd, Yd = examples([TOK.encode(n) for n in dev_names[:100]], 3, TOK.bos)
+    return X, Y, Xd, Yd
+
+
+def cosine(step, warmup=20, steps=200, top=0.03, floor=0.003):
+    if step < warmup:
+        return top * (step + 1) / warmup
+    return floor + (top - floor) * 0.5 * (
+        1 + math.cos(math.pi * (step - warmup) / (steps - warmup))
+    )
+
+
+def test_worked_schedule_stated():
+    for step, shown in [(0, "0.0015"), (9, "0.015"), (19, "0.03"), (20, "0.03"), (65, "0.026046")]:
+        assert_states(PAGE, cosine(step), shown)
+        assert lr_at(step, 20, 200, 0.03, 0.003) == pytest.approx(cosine(step), rel=1e-12)
+    assert_states(PAGE, 0.03 - 0.027 * 0.25, "0.02325")
+    assert_states(PAGE, lr_at(65, 20, 200, 0.03, 0.003, decay="linear"), "0.02325")
+    assert_states(PAGE, cosine(110), "0.0165")
+    assert_states(PAGE, lr_at(110, 20, 200, 0.03, 0.003, decay="linear"), "0.0165")
+    assert_states(PAGE, cosine(155), "0.006954")
+    assert_states(PAGE, cosine(155), "0.00695")
+    assert_states(PAGE, 0.5 * (1 + math.cos(0.75 * math.pi)), "0.146447")
+    assert_states(PAGE, math.cos(0.25 * math.pi), "0.707107")
+    assert_states(PAGE, lr_at(155, 20, 200, 0.03, 0.003, decay="linear"), "0.00975")
+    assert_states(PAGE, math.log(27), "3.3")
+
+
+def test_range_test_stated(data, namespace):
+    X, Y, _, _ = data
+    model = init_mlp_lm(seed=0)
+    optimizer = Adam(model.parameters())
+    rng = random.Random(36)
+    losses = []
+    for k in range(101):
+        xb, yb = batch(X, Y, 32, rng)
+        model.zero_grad()
+        loss = model.loss(xb, yb)
+        loss.backward()
+        optimizer.lr = 1e-4 * 10 ** (k / 20)
+        optimizer.step()
+        losses.append(loss.item())
+        if loss.item() >= 10:
+            break
+    smooth, s = [], losses[0]
+    for value in losses:
+        s = 0.9 * s + 0.1 * value
+        smooth.append(s)
+    assert namespace["range_losses"] == pytest.approx(losses) and len(losses) == 82
+    assert_states(PAGE, len(losses), "82")
+    assert_states(PAGE, 1e-4 * 10 ** (81 / 20), "1.12")
+    low = min(range(len(smooth)), key=smooth.__getitem__)
+    assert_states(PAGE, 1e-4 * 10 ** (low / 20), "0.141")
+    assert_states(PAGE, smooth[low], "2.8805")
+    assert_states(PAGE, smooth[40], "3.166")  # at a rate of 0.01
+    assert abs(smooth[20] - smooth[0]) < 0.03  # "up to about 0.001 the loss barely moves"
+    assert smooth[40] - smooth[60] > max(smooth[20] - smooth[40], smooth[0] - smooth[20])
+    assert all(smooth[i] < smooth[i + 1] for i in range(72, 81))  # then it climbs
+    assert_states(PAGE, len(X), "28,858")
+    assert_states(PAGE, 1e-4 * 10 ** (60 / 20), "0.1")
+    assert 0.141 / 0.03 < 5 and 0.141 / 0.01 > 10 - 0.9  # "a tenth to a fifth of 0.141"
+
+
+def test_first_step_with_and_without_warmup(data):
+    X, Y, _, _ = data
+    moves = {}
+    for warmup, rate in ((0, 0.1), (20, 0.1 / 20)):
+        model = init_mlp_lm(seed=0)
+        optimizer = Adam(model.parameters(), lr=rate)
+        before = list(model.W2.data)
+        xb, yb = batch(X, Y, 32, random.Random(36))
+        model.zero_grad()
+        model.loss(xb, yb).backward()
+        optimizer.step()
+        moves[warmup] = sum(abs(a - b) for a, b in zip(model.W2.data, before)) / len(before)
+    size = sum(abs(b) for b in before) / len(before)
+    assert_states(PAGE, moves[0], "0.1000")
+    assert_states(PAGE, moves[20], "0.0050")
+    assert_states(PAGE, size, "0.0133")
+    assert round(moves[0] / size) == 8 or moves[0] / size > 7  # "seven times their typical size"
+    assert 7 <= moves[0] / size < 8
+
+
+def run(X, Y, Xd, Yd, decay, seed=None):
+    model = init_mlp_lm(seed=0 if seed is None else seed)
+    optimizer = Adam(model.parameters())
+    rng = random.Random(36 if seed is None else seed)
+    for step in range(200):
+        xb, yb = batch(X, Y, 32, rng)
+        model.zero_grad()
+        model.loss(xb, yb).backward()
+        optimizer.lr = (
+            cosine(step) if decay == "cosine" else lr_at(step, 20, 200, 0.03, 0.003, decay=decay)
+        )
+        optimizer.step()
+    return model.loss(Xd, Yd).item()
+
+
+def test_three_decays_stated(data):
+    devs = {d: run(*data, d) for d in ("constant", "linear", "cosine")}
+    assert_states(PAGE, devs["constant"], "2.5279")
+    assert_states(PAGE, devs["linear"], "2.4202")
+    assert_states(PAGE, devs["cosine"], "2.4185")
+    assert abs(devs["linear"] - devs["cosine"]) < 0.002
+    assert devs["constant"] > devs["linear"] and devs["constant"] > devs["cosine"]
+    assert "dev 2.4185 with the cosine against 2.5279 at a constant rate" in text()
+    # "with seed 1 for the model and the batches, the linear decay ends 0.0008 lower"
+    flipped = run(*data, "cosine", seed=1) - run(*data, "linear", seed=1)
+    assert_states(PAGE, flipped, "0.0008")
+
+
+def test_batch_sizes_stated(data):
+    X, Y, Xd, Yd = data
+    jumps, devs = {}, {}
+    for batch_size, steps in ((4, 960), (32, 120), (128, 30)):
+        assert batch_size * steps == 3840
+        model = init_mlp_lm(seed=0)
+        optimizer = Adam(model.parameters(), lr=0.01)
+        rng = random.Random(36)
+        losses = []
+        for _ in range(steps):
+            xb, yb = batch(X, Y, batch_size, rng)
+            model.zero_grad()
+            loss = model.loss(xb, yb)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        jumps[batch_size] = statistics.pstdev([b - a for a, b in zip(losses, losses[1:])])
+        devs[batch_size] = model.loss(Xd, Yd).item()
+    for b, j, d in ((4, "0.8316", "2.4982"), (32, "0.2395", "2.5978"), (128, "0.0683", "2.7440")):
+        assert_states(PAGE, jumps[b], j)
+        assert_states(PAGE, devs[b], d)
+    assert round(jumps[4] / jumps[32], 1) == 3.5 and round(jumps[32] / jumps[128], 1) == 3.5
+    assert "3,840" in PAGE.text
+
+
+def test_the_page_cells_run(namespace):
+    assert namespace["moved"] == pytest.approx(0.005, rel=1e-3)  # the last loop's, with warmup
+    assert namespace["seconds"] > 0
