@@ -143,8 +143,8 @@ def replay(X, Y, Xdev, Ydev, weight_decay=0.0, p=0.0):
         for q, mq, vq in zip(params, m, v):
             decay = weight_decay if q.ndim >= 2 else 0.0
             for i, g in enumerate(q.grad):
-                mq[i] = 0.9 * mq[i] + 0.1 * g
-                vq[i] = 0.999 * vq[i] + 0.001 * g * g
+                mq[i] = 0.9 * mq[i] + (1 - 0.9) * g
+                vq[i] = 0.999 * vq[i] + (1 - 0.999) * g * g
                 ratio = (mq[i] / (1 - 0.9**t)) / (math.sqrt(vq[i] / (1 - 0.999**t)) + 1e-8)
                 q.data[i] -= 0.003 * (ratio + decay * q.data[i])
         if t % 25 == 0:
