@@ -104,6 +104,14 @@ def test_the_two_starts_at_step_0(namespace):
     assert grads[5.0][3] / grads[1.0][3] == pytest.approx(1.5, abs=0.05)  # W2's grows by half
     assert grads[5.0][4] == pytest.approx(grads[1.0][4], rel=1e-3)  # b2's hardly changes
     assert "8,192" in PAGE.text and len(xb) * 32 == 8192
+    model = make(1.0)
+    sums = []
+    for context in xb:  # the weighted sums of the hidden neurons, in plain floats
+        x = [v for t in context for v in model.C.tolist()[t]]
+        sums += [sum(w * xi for w, xi in zip(row, x)) for row in model.W1.tolist()]
+    assert_states(PAGE, statistics.pstdev(sums), "0.87")
+    assert_states(PAGE, 5 * statistics.pstdev(sums), "4.3")
+    assert_states(PAGE, 12**-0.5, "0.29")
 
 
 def replay(scale, lr, X, Y, Xdev, Ydev, steps=200):
