@@ -26,7 +26,7 @@ import random
 
 from .tensor import Tensor, cross_entropy
 
-__all__ = ["MLPLM", "init_mlp_lm", "examples", "batch", "SGD", "Adam"]
+__all__ = ["MLPLM", "init_mlp_lm", "examples", "batch", "SGD", "Adam", "AdamW"]
 
 
 class MLPLM:
@@ -144,3 +144,34 @@ class Adam(SGD):
                 m[i] = b1 * m[i] + (1.0 - b1) * g
                 v[i] = b2 * v[i] + (1.0 - b2) * g * g
                 p.data[i] -= lr * (m[i] / c1) / (math.sqrt(v[i] / c2) + eps)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter; day 37), as PyTorch's AdamW.
+
+    Each step first shrinks every decayed number towards 0 by the factor 1 - lr * weight_decay,
+    then takes Adam's step, which does not see the decay:
+
+        p <- p - lr * (m_hat / (sqrt(v_hat) + eps) + weight_decay * p)
+
+    (with p the value before the step). The decay is multiplied by the learning rate, as in
+    PyTorch, whose default weight_decay is 0.01. Tensors of fewer than 2 dimensions (the
+    biases) are not decayed unless `decay_vectors=True`: nanoGPT decays only its weight
+    matrices and embeddings, none of its biases and norm gains.
+    """
+
+    def __init__(
+        self, params, lr=0.001, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01, decay_vectors=False
+    ):
+        super().__init__(params, lr, betas, eps)
+        if weight_decay < 0:
+            raise ValueError(f"weight_decay must be 0 or more, got {weight_decay}")
+        self.weight_decay = weight_decay
+        self.decayed = [decay_vectors or p.ndim >= 2 for p in self.params]
+
+    def step(self):
+        shrink = 1.0 - self.lr * self.weight_decay
+        for p, decayed in zip(self.params, self.decayed):
+            if decayed:
+                p.data[:] = [x * shrink for x in p.data]
+        super().step()

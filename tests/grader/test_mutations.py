@@ -666,6 +666,86 @@ MUTANTS = {
             "index",
         ),
     ],
+    "day37_regularization.py": [
+        (
+            "        m[i] = beta1 * m[i] + (1 - beta1) * g\n",
+            "        g = g + weight_decay * params[i]\n        m[i] = beta1 * m[i] + (1 - beta1) * g\n",
+            "L2 in the gradient",
+            "L2 regularisation",
+        ),
+        (
+            "(math.sqrt(v_hat) + eps) + weight_decay * params[i])",
+            "(math.sqrt(v_hat) + eps)) + weight_decay * params[i]",
+            "decay not times lr",
+            "multiply the decay by the learning rate",
+        ),
+        (
+            "params[i] -= lr * (m_hat / (math.sqrt(v_hat) + eps) + weight_decay * params[i])",
+            "params[i] -= lr * m_hat / (math.sqrt(v_hat) + eps)\n"
+            "        params[i] -= lr * weight_decay * params[i]",
+            "decay after the step",
+            "BEFORE the step",
+        ),
+        (
+            "m_hat = m[i] / (1 - beta1**t)\n        v_hat = v[i] / (1 - beta2**t)",
+            "m_hat = m[i]\n        v_hat = v[i]",
+            "no bias correction",
+            "correct m and v",
+        ),
+        (
+            "m_hat = m[i] / (1 - beta1**t)\n        v_hat = v[i] / (1 - beta2**t)",
+            "m_hat = m[i] / (1 - beta1 ** (t + 1))\n        v_hat = v[i] / (1 - beta2 ** (t + 1))",
+            "t + 1",
+            "number of this step",
+        ),
+        ("keep = 1.0 / (1.0 - p)", "keep = 1.0", "no 1 / (1 - p)", "divide the kept"),
+        ("keep = 1.0 / (1.0 - p)", "keep = 1.0 - p", "scaled by 1 - p", "not 1 - p"),
+        ("if rng.random() < p", "if rng.random() <= p", "u <= p", "equal to p"),
+        ("if rng.random() < p", "if rng.random() >= p", "keeps with probability p", "dropped when"),
+        (
+            "    if not training:\n        return list(xs), [1.0] * len(xs)\n",
+            "",
+            "dropout in evaluation mode",
+            "evaluation mode",
+        ),
+        (
+            "return [g * mi for g, mi in zip(grads, mask)]",
+            "return list(grads)",
+            "mask ignored",
+            "mask",
+        ),
+    ],
+    "day38_diagnostics.py": [
+        ("if abs(h) > threshold", "if abs(h) >= threshold", ">= at the threshold", "not above it"),
+        ("if abs(h) > threshold", "if h > threshold", "one side only", "both sides"),
+        ("return len(flat) / len(hs)", "return len(flat)", "a count", "the share"),
+        ("for x in xs) / len(xs)", "for x in xs) / (len(xs) - 1)", "n - 1", "not n - 1"),
+        ("return math.sqrt(variance)", "return variance", "no square root", "square root"),
+        (
+            "return math.log10(std(steps) / std(before))",
+            "return std(steps) / std(before)",
+            "no log10",
+            "log10 of the ratio",
+        ),
+        (
+            "return math.log10(std(steps) / std(before))",
+            "return math.log(std(steps) / std(before))",
+            "natural log",
+            "base-10",
+        ),
+        (
+            "return math.log10(std(steps) / std(before))",
+            "return math.log10(std(before) / std(steps))",
+            "turned over",
+            "other way round",
+        ),
+        (
+            "return math.log10(std(steps) / std(before))",
+            "return math.log10(std(steps) / std(after))",
+            "spread after the step",
+            "BEFORE the step",
+        ),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 
