@@ -16,8 +16,8 @@ functions on them with plain Python lists (no engine, no numpy):
    The number at an index of out_shape is the number at the same index of shape, except
    that along an axis where shape has size 1 (or no axis, at the left) the index is 0.
 3. sum_axis(data, shape, axis, keepdims=False): the sums along `axis` (0 <= axis <
-   len(shape)), as (data, shape). The axis leaves the shape, or stays with size 1 when
-   keepdims is true.
+   len(shape)), as (data, shape), data in row-major order of the result's shape. The
+   axis leaves the shape, or stays with size 1 when keepdims is true.
 4. matmul(a, a_shape, b, b_shape): the product of an (n, k) matrix and a (k, m) matrix,
    as (data, (n, m)): entry (i, j) is the sum over p of a[i, p] * b[p, j].
 

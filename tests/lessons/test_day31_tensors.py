@@ -59,6 +59,49 @@ def test_strides_and_the_flat_position(namespace):
     assert "`[1, 2, 3, 4, 5, 6]`" in TEXT and namespace["x"].data == row_major(X)
 
 
+def test_from_a_flat_position_back_to_an_index():
+    shape, flat = (2, 3, 4), 23
+    # the index by counting through every index in row-major order
+    index = list(itertools.product(*(range(n) for n in shape)))[flat]
+    assert index == (1, 2, 3) and "The index is $(1, 2, 3)$" in TEXT
+    # the page's steps: divide by the sizes, last axis first, keep the remainders
+    last, rest = flat % 4, flat // 4
+    middle, first = rest % 3, rest // 3
+    assert (first, middle, last) == index
+    for text in ("`23 % 4 = 3`", "`23 // 4 = 5`", "`5 % 3 = 2`", "`5 // 3 = 1`"):
+        assert text in TEXT
+
+
+def test_reading_a_broadcast_operand():
+    # result index (1, 2) of x + row and x + column, read from the operands as the page says
+    row, column = [10.0, 20.0, 30.0], [100.0, 200.0]  # flat data, shapes (3,) and (2, 1)
+    assert strides((2, 1)) == (1, 1) and "strides $(1, 1)$" in TEXT
+    row_flat = 2 * strides((3,))[0]
+    column_flat = 1 * strides((2, 1))[0] + 0 * strides((2, 1))[1]
+    assert (row_flat, column_flat) == (2, 1)
+    assert row[row_flat] == 30 and column[column_flat] == 200
+    assert X[1][2] + 30 == 36 and X[1][2] + 200 == 206  # the entries the page's matrices show
+    assert "is read at index $(2)$: flat position 2, the number 30" in TEXT
+    assert (
+        "is read at index $(1, 0)$: flat position $1 \\cdot 1 + 0 \\cdot 1 = 1$, the number 200"
+        in TEXT
+    )
+
+
+def test_a_transposed_view_swaps_the_strides():
+    # as a view of x's flat list, entry (j, i) of x^T is x's flat position i * 3 + j * 1
+    flat = row_major(X)
+    transposed = [[X[i][j] for i in range(2)] for j in range(3)]
+    view_strides = (1, 3)
+    assert all(
+        flat[j * view_strides[0] + i * view_strides[1]] == transposed[j][i]
+        for j in range(3)
+        for i in range(2)
+    )
+    assert view_strides == tuple(reversed(strides((2, 3))))
+    assert "($(1, 3)$ instead of $(3, 1)$)" in TEXT
+
+
 def test_reshape_and_transpose(namespace):
     flat = row_major(X)
     reshaped = [flat[2 * i : 2 * i + 2] for i in range(3)]
@@ -106,6 +149,8 @@ def test_the_matrix_product(namespace):
     assert bmatrix(product) in TEXT.replace("xW = ", "")
     assert "xW = " + bmatrix(product) in TEXT
     assert product[0] == [1 + 3, 2 - 3] and product[1] == [4 + 6, 5 - 6]
+    assert "row 0 of $x$ times the columns of $W$" in TEXT and "; row 1 gives" in TEXT
+    assert r"\sum_{p=0}^{k-1} A_{ip} B_{pj}" in TEXT
     for text in ("$1 + 3 = 4$", "$2 - 3 = -1$", "$4 + 6 = 10$", "$5 - 6 = -1$"):
         assert text in TEXT
     assert_states(PAGE, 2 * 3 * 2, "12")

@@ -5,6 +5,7 @@ checked against central differences); node counts from the formulas and from the
 engine's own topological order.
 """
 
+import math
 from functools import reduce
 from operator import add
 
@@ -53,9 +54,47 @@ def test_the_bias_gradient(namespace):
         assert abs(central(loss, [10.0, 20.0, 30.0], j) - b_bar[j]) < 1e-6
     assert b_bar == [5, 7, 9]
     states("\\bar{b} = [1 + 4, 2 + 5, 3 + 6] = [5, 7, 9]")
-    assert_states(PAGE, b_bar[1], "7")
-    states("$2 + 5 = 7$")
     assert namespace["b"].grad == b_bar
+
+
+def test_the_column_gradient(namespace):
+    # c of shape (2, 1) is copied across the columns: each c_i0 is used in z_i0, z_i1, z_i2
+    z_bar = X
+    c_bar = [[sum(z_bar[i][j] for j in range(3))] for i in range(2)]
+
+    def loss(c):
+        return sum(z_bar[i][j] * (X[i][j] + c[i]) for i in range(2) for j in range(3))
+
+    for i in range(2):
+        assert abs(central(loss, [100.0, 200.0], i) - c_bar[i][0]) < 1e-6
+    assert c_bar == [[6], [15]]
+    assert_states(PAGE, c_bar[1][0], "15")  # the question's answer
+    states("$4 + 5 + 6 = 15$")
+    states("\\bar{c} = " + bmatrix(c_bar))
+    assert namespace["c"].shape == (2, 1) and namespace["c"].grad_tolist() == c_bar
+
+
+def test_the_tanh_try_this_uses_numbers_where_tanh_is_not_flat():
+    # the page's own numbers: x + b runs from 11 to 36, where the slope of tanh is tiny
+    sums = [X[i][j] + [10.0, 20.0, 30.0][j] for i in range(2) for j in range(3)]
+    assert (min(sums), max(sums)) == (11, 36) and "runs from 11 to 36" in TEXT
+    assert 1 - math.tanh(min(sums)) ** 2 < 1e-8 and "below $10^{-8}$" in TEXT
+    # the suggested small numbers: the gradient t-rule agrees with central differences
+    x = [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]
+    assert all(abs(a - 0.1 * b) < 1e-12 for ra, rb in zip(x, X) for a, b in zip(ra, rb))
+    b = [0.1, -0.2, 0.3]
+    states("`Tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])`")
+    states("`b = Tensor([0.1, -0.2, 0.3])`")
+
+    def loss(b):
+        return sum(X[i][j] * math.tanh(x[i][j] + b[j]) for i in range(2) for j in range(3))
+
+    t = [[math.tanh(x[i][j] + b[j]) for j in range(3)] for i in range(2)]
+    rule = [sum((1 - t[i][j] ** 2) * X[i][j] for i in range(2)) for j in range(3)]
+    for j in range(3):
+        assert abs(central(loss, b, j) - rule[j]) < 1e-6
+        assert rule[j] > 1  # far from the ~0 of the flat region
+    states("\\bar{b}_j = \\sum_i (1 - t_{ij}^2)\\, \\bar{z}_{ij}")
 
 
 def test_the_sum_and_the_mean(namespace):
@@ -75,6 +114,9 @@ def test_the_sum_and_the_mean(namespace):
     flat = [v for row in X for v in row]
     assert all(abs(central(loss, flat, i) - g) < 1e-6 for i, g in enumerate(mean_grad))
     assert x.data == flat
+    # the cell's Value check of the mean
+    value_grads = [v.grad for row in namespace["xm"] for v in row]
+    assert all(abs(v - g) < 1e-12 for v, g in zip(value_grads, mean_grad))
 
 
 def test_the_matrix_product(namespace):
@@ -107,6 +149,11 @@ def test_node_counts(namespace):
     assert_states(PAGE, 2 * n**3 - n**2, "64,512")
     assert_states(PAGE, 2 * n * n, "2,048")
     states(f"$3n^2 - 1 = {3 * n * n - 1:,}$".replace(",", "{,}"))
+    # the loss adds n^2 products, n^2 - 1 additions and n^2 leaves for G's numbers
+    assert n * n + (n * n - 1) + n * n == 3 * n * n - 1
+    states(
+        f"$n^2$ = {n * n:,} products, $n^2 - 1$ = {n * n - 1:,} additions, and $n^2$ = {n * n:,}"
+    )
     total = 2 * n**3 - n**2 + 2 * n * n + 3 * n * n - 1
     assert_states(PAGE, total, "69,631")
     count = namespace["count_nodes"]
