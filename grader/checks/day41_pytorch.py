@@ -67,7 +67,7 @@ def public_cases():
 
 
 HIDDEN_SPACE = (
-    "≈10^12 or more each: a vocabulary of 2 to 100,000, a block of 1 to 4,096, 1 to 48 layers "
+    "≈10^11 or more each: a vocabulary of 2 to 100,000, a block of 1 to 4,096, 1 to 48 layers "
     "and a width of 1 to 2,048, under four settings of bias, tying and positions; batch, block, "
     "accumulation and GPUs up to 512, 8,192, 64 and 1,024; N up to 10^12, tokens per step up "
     "to 10^7, steps up to 10^6"
