@@ -5,7 +5,7 @@
 A block is a ```torch fence on a lesson page, followed by a ```text fence with the output
 the page shows (one line of prose may stand between them, such as "It prints:"). Each block runs on its own in a fresh Python (with the course's `engine`
 importable), and its standard output must be exactly the text block. The blocks must be on
-days 4, 7, 19 and 25, one on each.
+days 4, 7, 19, 25 and 41, one on each.
 """
 
 import os
@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "docs" / "lessons"
-DAYS = {4, 7, 19, 25}
+DAYS = {4, 7, 19, 25, 41}
 _BLOCK = re.compile(
     r"^```torch\n(?P<code>.*?)^```\n\s*(?:^[^`\n][^\n]*\n\s*)?^```text\n(?P<output>.*?)^```$",
     re.S | re.M,

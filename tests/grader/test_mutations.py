@@ -746,6 +746,53 @@ MUTANTS = {
             "BEFORE the step",
         ),
     ],
+    "day41_pytorch.py": [
+        ("    if not tied:\n", "    if True:\n", "tied head counted twice", "count it once"),
+        ("    if not tied:\n", "    if False:\n", "untied head forgotten", "of its own"),
+        (
+            "    if count_positions:\n",
+            "    if True:\n",
+            "positions always counted",
+            "leave the position",
+        ),
+        (
+            "norm = 2 * n_embd if bias else n_embd",
+            "norm = 2 * n_embd",
+            "LayerNorm biases without bias",
+            "no LayerNorm has a bias",
+        ),
+        (
+            "(4 * n_embd if bias else 0)",
+            "(3 * n_embd if bias else 0)",
+            "output projection's bias forgotten",
+            "expected",
+        ),
+        (
+            "mlp = 8 * n_embd * n_embd",
+            "mlp = 2 * n_embd * n_embd",
+            "MLP not widened",
+            "4 n_embd",
+        ),
+        ("n_layer * block + norm", "n_layer * block", "no final LayerNorm", "final LayerNorm"),
+        (
+            "return batch_size * block_size * accumulation_steps * n_gpus",
+            "return batch_size * block_size * accumulation_steps",
+            "GPUs left out",
+            "n_gpus",
+        ),
+        (
+            "return 6 * n_params * tokens",
+            "return 2 * n_params * tokens",
+            "2 N D",
+            "forward pass alone",
+        ),
+        (
+            "tokens = tokens_per_step * steps",
+            "tokens = tokens_per_step",
+            "one step's tokens",
+            "ALL the steps",
+        ),
+    ],
 }
 CASES = [(exercise, *mutant) for exercise, mutants in MUTANTS.items() for mutant in mutants]
 

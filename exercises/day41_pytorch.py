@@ -1,0 +1,54 @@
+"""Day 41 · The bridge: what a GPT of nanoGPT's size costs.
+
+Lesson: docs/lessons/day41_pytorch.md
+
+Plain Python, whole numbers: no torch and no engine are needed.
+
+1. parameter_count(vocab_size, block_size, n_layer, n_embd, bias=True, tied=True,
+   count_positions=True): the number of learnt numbers in a GPT-2-style model:
+     - a token embedding table (vocab_size x n_embd) and a position embedding table
+       (block_size x n_embd);
+     - n_layer blocks, each with: a LayerNorm before attention and one before the MLP
+       (a gain of n_embd numbers each, and a bias of n_embd numbers when `bias`);
+       attention's query, key and value matrices (each n_embd x n_embd) and its output
+       projection (n_embd x n_embd); the MLP's two matrices, n_embd -> 4 n_embd ->
+       n_embd; and, when `bias`, a bias on each of these six Linear layers, one number
+       per output;
+     - a final LayerNorm after the last block (gain, and bias when `bias`);
+     - the output head (vocab_size x n_embd, never a bias). With `tied`, the head IS the
+       token embedding table (weight tying): count that matrix once.
+   With count_positions=False, leave the position embeddings out of the count (what
+   nanoGPT's get_num_params() reports by default).
+2. tokens_per_step(batch_size, block_size, accumulation_steps, n_gpus): how many tokens
+   one optimiser step learns from, when each of n_gpus processes runs
+   accumulation_steps micro-batches of batch_size sequences of block_size tokens.
+3. training_flops(n_params, tokens_per_step, steps): the approximate compute of a
+   training run, 6 N D floating-point operations, with D the tokens of all the steps.
+
+Check your work:  python -m grader --exercise day41_pytorch.py
+"""
+
+
+def parameter_count(
+    vocab_size, block_size, n_layer, n_embd, bias=True, tied=True, count_positions=True
+):
+    """The learnt numbers of a GPT-2-style model of these sizes (an int)."""
+    raise NotImplementedError("Day 41: write parameter_count. Read docs/lessons/day41_pytorch.md")
+
+
+def tokens_per_step(batch_size, block_size, accumulation_steps, n_gpus):
+    """The tokens behind one optimiser step (an int)."""
+    raise NotImplementedError("Day 41: write tokens_per_step. Read docs/lessons/day41_pytorch.md")
+
+
+def training_flops(n_params, tokens_per_step, steps):
+    """About 6 N D floating-point operations: N parameters, D tokens in all."""
+    raise NotImplementedError("Day 41: write training_flops. Read docs/lessons/day41_pytorch.md")
+
+
+if __name__ == "__main__":
+    print(parameter_count(50257, 1024, 12, 768))  # GPT-2 small: expect 124439808
+    print(parameter_count(65, 256, 6, 384, bias=False, count_positions=False))
+    # nanoGPT's Shakespeare model, as it reports itself: expect 10646784
+    print(tokens_per_step(12, 1024, 5, 8))  # expect 491520
+    print(f"{training_flops(124_439_808, 491_520, 600_000):.3e}")  # expect 2.202e+20

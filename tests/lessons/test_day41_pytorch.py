@@ -1,0 +1,193 @@
+"""Day 41: the parameter counts, tokens and FLOPs the page states, the engine's side of the
+PyTorch comparison, the schedule's rates, and nanoGPT's published numbers as the page quotes them.
+
+Counts are recomputed here in closed form (the page's cell counts tensor by tensor); the
+engine's loss on the four names comes from `engine.gpt.document_loss`. The PyTorch block's
+own output is compared with the page by `nox -s torch` (tools/torch_check.py); where torch is
+installed, this test runs it too.
+"""
+
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+
+from engine.data import load_names, split_names
+from engine.gpt import GPTConfig, count_parameters, document_loss, init_gpt
+from engine.tokenizer import Tokenizer
+
+from .pages import ROOT, lesson
+
+PAGE = lesson("day41_pytorch")
+
+
+@pytest.fixture(scope="module")
+def namespace():
+    return PAGE.run_cells()
+
+
+def gpt2_style(V, T, L, E, bias=True, tied=True, positions=True):
+    """Closed form: embeddings, L blocks of 12 E^2 (+ 13 E with biases, else 2 E), final norm."""
+    per_block = 12 * E * E + (13 * E if bias else 2 * E)
+    return (
+        V * E
+        + (T * E if positions else 0)
+        + L * per_block
+        + (2 * E if bias else E)
+        + (0 if tied else V * E)
+    )
+
+
+def fmt(n):
+    return f"{n:,}"
+
+
+def states(number, text):
+    """assert_states, where the page may write the number in math, with {,} between groups."""
+    value = float(text.replace(",", ""))
+    digits = len(text.split(".")[1]) if "." in text else 0
+    assert abs(number - value) <= 0.5 * 10**-digits, f"code gives {number}, the page says {text}"
+    assert text in PAGE.text or text.replace(",", "{,}") in PAGE.text, f"the page never says {text}"
+
+
+def test_gpt2_small_counts(namespace):
+    V, T, L, E = 50257, 1024, 12, 768
+    total = gpt2_style(V, T, L, E)
+    assert namespace["total"] == total == 124_439_808
+    states(total, fmt(total))
+    states(gpt2_style(V, T, L, E, positions=False), "123,653,376")
+    for number in (V * E, T * E, 12 * E * E + 13 * E, L * (12 * E * E + 13 * E), 2 * E):
+        states(number, fmt(number))
+    states(total / 1e6, "124")
+    share = V * E / total
+    states(share, "0.310")
+    states(100 * share, "31")
+    states((12 * E * E + 13 * E) / 1e6, "7.1")
+    for text in ("50,257", "1,024", "$L = 12$", "$E = 768$", "31 %"):
+        assert text in PAGE.text
+
+
+def test_the_microgpt_counts():
+    assert count_parameters(GPTConfig()) == 4192
+    outside_blocks = 2 * 27 * 16 + 16 * 16  # wte, lm_head, wpe
+    states(outside_blocks, "1,120")
+    states(100 * outside_blocks / 4192, "27")
+    assert "1,120 of 4,192 numbers (27 %)" in PAGE.text
+
+
+def test_the_shakespeare_model_as_nanogpt_reports_it():
+    n = gpt2_style(65, 256, 6, 384, bias=False, positions=False)
+    states(n, "10,646,784")
+    states(64 * 256, "16,384")
+
+
+def test_tokens_per_step_and_the_four_gpu_question():
+    step = 12 * 1024 * 5 * 8
+    states(step, "491,520")
+    states(600_000 * step, "294,912,000,000")
+    states(600_000 * step / 1e9, "295")
+    assert 12 * 1024 * 10 * 4 == step  # 4 GPUs need 10 micro-batches each
+    assert "answer: 10" in PAGE.text
+
+
+def tokens_of_day26():
+    train_names, _ = split_names(load_names(), seed=0)
+    docs = [Tokenizer().encode(n) for n in train_names]
+    random.Random(0).shuffle(docs)  # engine.gpt.training's order with seed 0
+    return sum(min(16, len(d) - 1) for d in docs[:1000])
+
+
+def test_flops(namespace):
+    micro = 6 * 4192 * tokens_of_day26()
+    baby = 6 * gpt2_style(65, 256, 6, 384, bias=False, positions=False) * 5000 * 64 * 256
+    gpt2 = 6 * gpt2_style(50257, 1024, 12, 768, positions=False) * 600_000 * 491_520
+    assert namespace["flops"] == {
+        "microGPT, day 26": micro,
+        "nanoGPT Shakespeare": baby,
+        "nanoGPT GPT-2 small": gpt2,
+    }
+    states(micro / 1e8, "1.75")
+    states(baby / 1e15, "5.23")
+    states(gpt2 / 1e20, "2.19")
+    states(gpt2 / micro / 1e12, "1.25")
+    for text in ("1.75 \\times 10^{8}", "5.23 \\times 10^{15}", "2.19 \\times 10^{20}"):
+        assert text in PAGE.text
+    assert "1.25 \\times 10^{12}" in PAGE.text
+    states(tokens_of_day26() / 1000, "7")  # "about 7 (one name)" tokens per step
+    assert "about 7 (one name)" in PAGE.text
+
+
+def test_the_engine_side_of_the_pytorch_block():
+    tokenizer = Tokenizer()
+    docs = [tokenizer.encode(n) for n in ("emma", "olivia", "ava", "isabella")]
+    model = init_gpt(GPTConfig(), seed=0)
+    counts = [len(d) - 1 for d in docs]
+    loss = sum(document_loss(model, d).data * n for d, n in zip(docs, counts)) / sum(counts)
+    states(sum(counts), "25")
+    states(loss, "3.3368684154")
+    assert f"engine {loss:.10f}" in PAGE.text and f"torch {loss:.10f}" in PAGE.text
+
+
+def test_the_schedule_rates():
+    steps, warmup, lr = 300, 30, 0.01
+
+    def rate(step):
+        if step < warmup:
+            return lr * (step + 1) / warmup
+        progress = (step - warmup) / (steps - warmup)
+        return lr * (0.1 + 0.45 * (1 + math.cos(math.pi * progress)))
+
+    for step, text in [(0, "0.00033"), (100, "0.00859"), (200, "0.00372"), (299, "0.00100")]:
+        states(rate(step), text)
+        assert f"step {step:3d}  lr {text}" in PAGE.text
+    states(300 * 32, "9,600")
+
+
+def test_day26_numbers_quoted():
+    day26 = lesson("day26_training_gpt").text
+    assert "2.2485" in day26 and "2.2485" in PAGE.text
+    assert "(0.85, 0.99)" in PAGE.text and "0.85" in day26
+
+
+# nanoGPT's published settings and results, as its README and config files state them
+# (config/train_shakespeare_char.py, config/train_gpt2.py, train.py's defaults, README.md).
+PUBLISHED = [
+    "65 characters",
+    "6, 6, 384",
+    "12, 12, 768",
+    "best validation loss 1.4697, about 3 minutes on one A100 GPU",
+    "loss about 2.85, about 4 days on one node of 8 A100 GPUs",
+    "lr $10^{-3}$, betas (0.9, 0.99), warmup 100",
+    "lr $6 \\times 10^{-4}$, betas (0.9, 0.95), weight decay 0.1, warmup 2,000",
+    "cosine to $10^{-4}$",
+    "cosine to $6 \\times 10^{-5}$",
+    "dropout 0.2",
+    "clips the gradient at 1.0",
+    "about 250 ms to 135 ms",
+    "| 5,000 |",
+    "| 600,000 |",
+]
+
+
+@pytest.mark.parametrize("text", PUBLISHED)
+def test_published_numbers_quoted(text):
+    assert text in " ".join(PAGE.text.split())
+
+
+def test_the_pytorch_block_prints_what_the_page_shows():
+    pytest.importorskip("torch")
+    (match,) = re.finditer(
+        r"^```torch\n(?P<code>.*?)^```\n\s*(?:^[^`\n][^\n]*\n\s*)?^```text\n(?P<output>.*?)^```$",
+        PAGE.text,
+        re.S | re.M,
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONWARNINGS="ignore")
+    run = subprocess.run(
+        [sys.executable, "-c", match["code"]], capture_output=True, text=True, cwd=ROOT, env=env
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == match["output"]
