@@ -84,6 +84,12 @@ def test_the_batched_gpt_agrees_with_engine_gpt(namespace):
     names = namespace["names"]
     assert len(names) == 8 and all(len(n) == 4 for n in names)
     assert namespace["logits"].shape == (8, 5, 27)
+    # the question shape-of-the-scores: (B, H, T, T), printed by this cell
+    config = init_gpt(seed=0).config
+    H, T = config.n_head, len(namespace["idx"][0])
+    assert namespace["scores"].shape == (len(names), H, T, T) == (8, 4, 5, 5)
+    assert "(8, 4, 5, 5)" in PAGE.text
+    assert 'print("layer 0\'s scores:", scores.shape)' in PAGE.cells[2]
     assert namespace["gap"] == 0.0  # "exactly here"
     assert namespace["grad_gap"] < 1e-15
     model = init_gpt(seed=0)
@@ -96,3 +102,6 @@ def test_the_batched_gpt_agrees_with_engine_gpt(namespace):
 
 def test_the_speed_cell_measures_a_faster_batch(namespace):
     assert namespace["many"] < namespace["one"]  # the page hedges its ratios; times vary
+    text = " ".join(PAGE.text.split())
+    assert "about 3 times for these 8 short names in CPython" in text
+    assert "on the machine where this page was written; the cell prints yours" in text
