@@ -506,6 +506,8 @@ def filter_probs(probs, top_k=None, top_p=None):
     is kept and every later one is cut (the smallest head of the ranking whose
     probability is at least top_p). Cut tokens get probability 0, kept ones are divided
     by their sum. None switches a filter off; with both off the list comes back as it is.
+    top_p = 1 is off too, as in Hugging Face's transformers: it would keep every token, but
+    a running total of floats can reach 1 a little early and cut a token of 1e-20.
 
     >>> filter_probs([0.1, 0.5, 0.15, 0.25], top_k=2)
     [0.0, 0.6666666666666666, 0.0, 0.3333333333333333]
@@ -522,7 +524,7 @@ def filter_probs(probs, top_k=None, top_p=None):
     ranking = sorted(range(len(p)), key=lambda i: -p[i])  # sorted() is stable: ties by index
     if top_k is not None:
         p = _keep(p, ranking[:top_k])
-    if top_p is not None:
+    if top_p is not None and top_p < 1:
         head, before = [], 0.0
         for i in ranking:
             if before >= top_p:

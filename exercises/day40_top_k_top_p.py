@@ -13,6 +13,8 @@ to 1 again).
    token while the tokens ranked BEFORE it add up to less than p (0 < p <= 1). So the
    token whose probability makes the running total reach or cross p is kept, and every
    token after it is cut: the smallest set of most likely tokens that holds at least p.
+   At p = 1 the walk keeps every token, up to float rounding (the engine's filter_probs
+   treats p = 1 as off instead; your filter need not).
 3. next_token(logits, temperature, top_k, top_p, u): the token drawn with the uniform
    number u. In this order: next_token_probs(logits, temperature) (day 27: softmax of
    the logits divided by the temperature; temperature 0 puts all the probability on

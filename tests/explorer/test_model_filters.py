@@ -58,6 +58,9 @@ def random_cases(n=200):
         [[0.25, 0.25, 0.25, 0.25], None, 0.5],
         [[0.5, 0.3, 0.2], 2, 0.6],
         [[0.7, 0.15, 0.06, 0.04, 0.03, 0.02], None, 0.8],
+        # p = 1 is off in both: a running total of floats reaches 1 before a token of 1e-20
+        [next_token_probs([0.0, -46.0]), None, 1.0],
+        [next_token_probs([0.0, -46.0, -1.0]), 2, 1.0],
     ]
     return cases
 
@@ -78,6 +81,12 @@ def test_the_page_names_the_filter_that_cut_each_symbol():
     # top-k 2 cuts the third symbol; top-p 0.6 then cuts the second (0.625 >= 0.6)
     assert got["cut"] == [None, "top-p", "top-k"]
     assert got["probs"] == [1, 0, 0]
+
+
+def test_top_p_1_is_off():
+    probs = next_token_probs([0.0, -46.0])
+    (got,) = run_math_js([[probs, None, 1]])
+    assert got == {"probs": probs, "cut": [None, None]}
 
 
 def test_with_both_filters_off_the_probabilities_are_untouched():

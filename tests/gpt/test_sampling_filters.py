@@ -64,6 +64,16 @@ def test_off_returns_the_probabilities_unchanged():
     assert filter_probs(probs, top_p=1.0) == pytest.approx(probs, abs=1e-15)
 
 
+def test_top_p_1_is_off_even_for_a_token_of_1e_20():
+    # a running total of floats reaches 1.0 before the last token: a walk would cut it
+    probs = next_token_probs([0.0, -46.0])
+    assert probs[0] == 1.0 and 0 < probs[1] < 1e-19
+    assert filter_probs(probs, top_p=1.0) == probs
+    assert filter_probs(probs, top_p=1) == probs
+    assert filter_probs(probs, top_k=2, top_p=1.0) == probs
+    assert filter_probs(probs, top_p=0.999) == [1.0, 0.0]  # below 1 the filter works
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_random_distributions_match_exact_fractions(seed):
     rng = random.Random(seed)

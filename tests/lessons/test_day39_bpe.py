@@ -144,6 +144,28 @@ def test_the_merges_of_the_names(namespace, split, merges):
     assert_states(PAGE, len(train_names), "4,647")
     first = ["".join(pair) for pair in merges[:20]]
     assert " ".join(first[:10]) == "an el ar in en er on le ie la"
+    text = " ".join(PAGE.text.split())
+    assert (
+        "The first ten merges are `an`, `el`, `ar`, `in`, `en`, `er`, `on`, `le`, `ie`, `la`"
+        in text
+    )
+    # letter-pair counts of the training names, and how later merges are not in their order
+    letters = Counter(pair for name in train_names for pair in zip(name, name[1:]))
+    ranking = [pair for pair, _ in sorted(letters.items(), key=lambda kv: -kv[1])]
+    assert ranking[0] == ("a", "n") and letters[("a", "n")] == 706 and merges[0] == ("a", "n")
+    assert ranking[4] == ("n", "a") and letters[("n", "a")] == 449
+    assert ranking[15] == ("o", "n") and letters[("o", "n")] == 308
+    assert "(706 times)" in text and "the 5th commonest letter pair (449 times)" in text
+    assert "the 16th commonest letter pair (308 times)" in text
+    rounds = learn(train_names, 7)
+    assert [best for best, _, _, _ in rounds] == merges[:7]
+    assert rounds[1][2][("n", "a")] == 359 and rounds[4][2][("n", "a")] == 229
+    assert merges[3] == ("i", "n")  # the fourth merge, `in`
+    assert "359 of them are left after\nthe first merge, 229 after the fourth (`in`" in PAGE.text
+    assert all(rounds[k][2][("o", "n")] == 308 for k in range(7))  # nothing took from `on`
+    assert merges.index(("n", "a")) == 40 and "`na` is only the\n41st merge" in PAGE.text
+    # `ana` becomes `an a` after the first merge: its `na` is gone
+    assert glue(list("ana"), ("a", "n")) == ["an", "a"]
     assert first[18] == "mar" and merges[18] == ("m", "ar")
     assert ("an", "n") in merges  # ann, from the intuition
     pieces = {"".join(pair) for pair in merges}
@@ -195,7 +217,18 @@ def test_the_trade_off_table(split, merges):
         assert_states(PAGE, got_middle, middle)
         assert got_rare == rare
     assert rows[200][3] > 4192  # more than the whole microGPT
-    assert "Forty tokens are seen fewer than 20 times" in PAGE.text
+    assert "Forty tokens are seen fewer than 20 times" in " ".join(PAGE.text.split())
+    # only the parameter count is a straight line (32 per merge); the median uses are not
+    assert all(rows[m][3] - rows[0][3] == 32 * m for m in STEPS)
+    assert "in a straight line, 32 per merge" in PAGE.text
+    medians = [rows[m][4] for m in STEPS]
+    assert medians == [751, 300, 173, 77, 33]
+    slopes = [
+        (b - a) / (n - m)
+        for (a, m), (b, n) in zip(zip(medians, STEPS), zip(medians[1:], STEPS[1:]))
+    ]
+    assert len({round(x, 3) for x in slopes}) == 4  # not a straight line
+    assert "the median goes from 751 to 300, 173, 77 and 33" in " ".join(PAGE.text.split())
     uses = rows[200][6]
     assert ("fre", "d") in merges and uses["fre"] < 20  # fre: a stepping stone to fred
     # a quarter, then about another fifth of the original count
@@ -262,4 +295,6 @@ def test_the_day18_number_and_gpt2_facts():
     text = " ".join(PAGE.text.split())
     assert "50,257 tokens: the 256 bytes, 50,000 merges and one end-of-text token" in text
     assert 256 + 50_000 + 1 == 50_257
+    assert len("é".encode()) == 2 and all(len(c.encode("utf-8")) == 1 for c in "az")
+    assert "`é` is two" in text and "whole numbers from 0 to 255" in text
     assert "[day 40](day40_top_k_top_p.md)" in PAGE.text

@@ -113,7 +113,9 @@ def test_the_running_totals_and_the_spin():
     assert sum(c[:2]) <= Fraction(9, 10) < sum(c[:3])
     kept = top_p(c, Fraction(8, 10))
     assert kept[0] <= Fraction(9, 10) < kept[0] + kept[1]
-    assert "draws token 3, the 6% one" in PAGE.text and "the same spin draws\ntoken 2" in PAGE.text
+    text = " ".join(PAGE.text.split())
+    assert "draws the third token (index 2), the 6% one" in text
+    assert "the same spin draws the second (index 1)" in text
 
 
 def test_top_k_then_top_p_keeps_one_and_the_other_order_two():
@@ -124,6 +126,42 @@ def test_top_k_then_top_p_keeps_one_and_the_other_order_two():
     assert top_k(row, 2)[:2] == [Fraction(5, 8), Fraction(3, 8)]
     assert_states(PAGE, 0.625, "0.625")
     assert_states(PAGE, 0.375, "0.375")
+
+
+def test_a_close_second_can_grow_as_the_temperature_falls():
+    row = [Fraction(40, 100), Fraction(35, 100)] + [Fraction(125, 10000)] * 20
+    assert sum(row) == 1
+    at_half = [x**2 / sum(y**2 for y in row) for x in row]  # softmax of log p at T = 0.5
+    assert at_half[1] > row[1] and round(float(at_half[1]), 2) == 0.43
+    assert at_half[0] / at_half[1] > row[0] / row[1]  # it still loses ground to the favourite
+    assert "twenty tokens of 0.0125" in PAGE.text
+    assert "takes the second\nfrom 0.35 to 0.43" in PAGE.text
+
+
+def test_every_ratio_is_raised_to_the_power_one_over_t():
+    z = [math.log(x) for x in CONFIDENT]
+    for T in (0.5, 2.0):
+        q = value_softmax(z, T)
+        for i in range(6):
+            for j in range(6):
+                assert q[i] / q[j] == pytest.approx((CONFIDENT[i] / CONFIDENT[j]) ** (1 / T))
+    assert "to the power\n  $1/T$" in PAGE.text
+
+
+def test_float_sums_and_p_1():
+    assert 0.7 + 0.1 < 0.8  # an exact total p depends on rounding
+    assert 0.5 + 0.25 == 0.75 and 0.125 + 0.5 + 0.125 == 0.75  # values floats hold exactly
+    assert "`0.7 + 0.1 < 0.8`" in PAGE.text
+    # a running total of floats reaches 1 before a token of 1e-20: a walk at p = 1 would cut it
+    tiny = value_softmax([0.0, -46.0])
+    assert 1e-21 < tiny[1] < 1e-19 and tiny[0] == 1.0
+    assert top_p(tiny, 1.0) == [1.0, 0.0]  # the walk written here cuts it
+    assert "at $p = 1$ the filter is off" in PAGE.text and "$10^{-20}$" in PAGE.text
+
+
+def test_the_engine_treats_p_1_as_off(namespace):
+    tiny = value_softmax([0.0, -46.0])
+    assert namespace["filter_probs"](tiny, top_p=1.0) == tiny
 
 
 def test_the_temperature_two_row():
@@ -174,6 +212,9 @@ def test_the_tail_after_em(trained):
         q = value_softmax(z, T)
         assert_states(PAGE, 100 * sum(q[i] for i in tail), tail_text)
         assert_states(PAGE, 100 * max(q), top_text)
+    bos = tok.bos
+    assert bos in tail and tok.symbol(bos) == "."  # stopping after em is itself unlikely
+    assert "the `.` among them is BOS" in PAGE.text
     assert_states(PAGE, 0.9**6, "0.531441")
     assert_states(PAGE, 100 * (1 - 0.9**6), "47")
 
@@ -231,3 +272,5 @@ def test_the_table_of_names(trained, namespace, setting, row):
     assert_states(PAGE, sum(map(len, names)) / 100, mean)
     assert f"| {row} | {tails} | {known} | {distinct} | {mean} |" in PAGE.text
     assert namespace["results"][label][0] == names  # the page's cell samples the same names
+    if label == "T = 0.5":  # "about five to six draws each, the end included"
+        assert 5 <= sum(len(n) + 1 for n in names) / 100 <= 6

@@ -15,6 +15,8 @@ FEATURES = [
     ("| `try`/`except`", r"^\s*try:"),
     ("| `slice(a, b)`", r"\bslice\("),
     ("| `global`", r"^\s*global "),
+    ("| `**` to unpack a dictionary", r"\w\([^()\n]*(?<![\w*])\*\*\w"),
+    ("| `zip(*pairs)`", r"\bzip\(\*"),
 ]
 
 

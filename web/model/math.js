@@ -27,7 +27,8 @@ function keep(probs, kept) {
 
 /** Top-k, then top-p, as engine.gpt.filter_probs: k (null: off) keeps the first k of the
  *  ranking; p (null: off) then keeps, of what is left renormalised, each token while the
- *  tokens ranked before it add up to less than p, so the token that crosses p is kept.
+ *  tokens ranked before it add up to less than p, so the token that crosses p is kept;
+ *  p = 1 is off too, as in the engine (a running total can reach 1 a hair early).
  *  Returns { probs, cut }: the renormalised list and, per index, null (kept), "top-k" or
  *  "top-p" (the filter that cut it). With both off, probs come back as they are. */
 export function filterProbs(probs, k = null, p = null) {
@@ -40,7 +41,7 @@ export function filterProbs(probs, k = null, p = null) {
     for (const i of order.slice(k)) cut[i] = "top-k";
     q = keep(q, kept);
   }
-  if (p !== null) {
+  if (p !== null && p < 1) {
     const head = [];
     let before = 0;
     for (const i of order) {
