@@ -147,17 +147,19 @@ class Adam(SGD):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (Loshchilov and Hutter; day 37), as PyTorch's AdamW.
+    """Adam with decoupled weight decay (Loshchilov and Hutter; day 37).
 
     Each step first shrinks every decayed number towards 0 by the factor 1 - lr * weight_decay,
     then takes Adam's step, which does not see the decay:
 
         p <- p - lr * (m_hat / (sqrt(v_hat) + eps) + weight_decay * p)
 
-    (with p the value before the step). The decay is multiplied by the learning rate, as in
-    PyTorch, whose default weight_decay is 0.01. Tensors of fewer than 2 dimensions (the
-    biases) are not decayed unless `decay_vectors=True`: nanoGPT decays only its weight
-    matrices and embeddings, none of its biases and norm gains.
+    (with p the value before the step). The update is PyTorch's AdamW: the decay is multiplied
+    by the learning rate, and the default weight_decay is 0.01. Which tensors are decayed
+    follows nanoGPT's grouping, not PyTorch's (which decays every parameter it is given):
+    tensors with fewer than 2 axes (biases, scalars) are not decayed unless
+    `decay_vectors=True`; nanoGPT decays only its weight matrices and embeddings, none of its
+    biases and norm gains.
     """
 
     def __init__(

@@ -5,7 +5,7 @@ Each function takes a Tensor or a plain list of numbers.
     h = model.hidden(xb)
     saturation(h)                 # the share of tanh outputs with |h| > 0.97
     std(model.W1.grad)            # the typical size of W1's gradient
-    before = snapshot(model.parameters()); optimizer.step()
+    before = copy_data(model.parameters()); optimizer.step()
     update_ratio(before[1], model.W1)    # log10(std(update) / std(data)) of W1
 
 `std` divides by n, the number of values (torch.Tensor.std divides by n - 1 unless told
@@ -15,7 +15,7 @@ over the same number of values.
 
 import math
 
-__all__ = ["mean", "std", "saturation", "update_ratio", "histogram", "snapshot"]
+__all__ = ["mean", "std", "saturation", "update_ratio", "histogram", "copy_data"]
 
 
 def _numbers(xs, what="values"):
@@ -51,7 +51,7 @@ def saturation(h, threshold=0.97):
 
 def update_ratio(before, after):
     """log10(std(after - before) / std(before)): how big one step was, next to the numbers it
-    changed. `before` is a copy of the data taken before the step (see `snapshot`)."""
+    changed. `before` is a copy of the data taken before the step (see `copy_data`)."""
     old, new = _numbers(before, "before"), _numbers(after, "after")
     if len(old) != len(new):
         raise ValueError(
@@ -84,6 +84,9 @@ def histogram(xs, bins=40, lo=None, hi=None):
     return centres, [c / len(data) for c in counts]
 
 
-def snapshot(params):
-    """A copy of each parameter's numbers, to compare with after a step."""
+def copy_data(params):
+    """A plain copy of each parameter's numbers (a list of lists), to compare with after a step.
+
+    (Not to be confused with day 26's `engine.snapshot.snapshot`, a picture of a GPT in training.)
+    """
     return [list(p.data) for p in params]

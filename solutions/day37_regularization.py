@@ -6,19 +6,20 @@ Everything here works on plain lists of floats.
 
 1. adamw_step(params, grads, m, v, t, lr, weight_decay, beta1, beta2, eps): one AdamW
    step, changing params, m and v in place (return nothing). t is the number of this
-   step, 1 for the first. For each i:
-       m[i] = beta1 * m[i] + (1 - beta1) * grads[i]
-       v[i] = beta2 * v[i] + (1 - beta2) * grads[i] ** 2
-       m_hat = m[i] / (1 - beta1 ** t),  v_hat = v[i] / (1 - beta2 ** t)
-       params[i] -= lr * (m_hat / (sqrt(v_hat) + eps) + weight_decay * params[i])
-   with params[i] on the right its value BEFORE this step (PyTorch's AdamW convention:
-   the decay is multiplied by the learning rate). The decay never enters m or v.
+   step, 1 for the first. It is day 14's Adam with the decay added outside Adam's
+   ratio: for each number i, with m_hat and v_hat Adam's bias-corrected running means
+   of the gradient and of its square,
+
+       theta_i <- theta_i - lr * (m_hat_i / (sqrt(v_hat_i) + eps) + weight_decay * theta_i)
+
+   where theta_i on the right is params[i] before this step (PyTorch's AdamW
+   convention: the decay is multiplied by the learning rate).
 2. dropout_forward(xs, p, rng, training): inverted dropout of the list xs, with
-   0 <= p < 1. Returns (out, mask), two lists as long as xs. In training mode, call
-   u = rng.random() once per number, in order: u < p drops it (mask 0.0), otherwise
-   the mask is 1 / (1 - p); out[i] = mask[i] * xs[i]. In evaluation mode
-   (training=False) the output is a copy of xs, the mask is all 1.0, and rng is not
-   called at all.
+   0 <= p < 1. Returns (out, mask), two lists as long as xs, with out[i] = mask[i] * xs[i].
+   In training mode each number is dropped (mask 0) with probability p, independently,
+   and otherwise kept with mask 1 / (1 - p), using exactly one rng.random() per number,
+   in order (a draw below p drops). In evaluation mode (training=False) nothing is
+   dropped or scaled, and rng is not called at all.
 3. dropout_backward(grads, mask): the gradient with respect to xs, given the gradient
    `grads` with respect to the output and the mask the forward pass used.
 

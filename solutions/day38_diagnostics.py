@@ -5,12 +5,13 @@ Lesson: docs/lessons/day38_diagnostics.md
 Everything here works on plain lists of floats.
 
 1. saturation(hs, threshold=0.97): the share of the numbers of hs whose size is
-   strictly above threshold, abs(h) > threshold: a number from 0 to 1.
+   strictly above threshold, |h| > threshold: a number from 0 to 1.
 2. std(xs): the standard deviation of xs, dividing by n = len(xs):
-   sqrt(mean of (x - mean(xs)) ** 2).
+       sigma = sqrt( (1/n) * sum over i of (x_i - mu)^2 ),  mu = (1/n) * sum over i of x_i
 3. update_ratio(before, after): one step's update-to-data ratio,
-   log10(std(after - before) / std(before)), with after - before taken number by
-   number. (before's numbers are not all equal, so std(before) > 0; the step is not 0.)
+       r = log10( sigma(after - before) / sigma(before) )
+   with after - before taken number by number. (before's numbers are not all equal,
+   so sigma(before) > 0; the step is not 0.)
 
 Check your work:  python -m grader --exercise day38_diagnostics.py
 """

@@ -7,7 +7,7 @@ import statistics
 import pytest
 
 from engine.batched import Adam, AdamW
-from engine.diagnostics import histogram, mean, saturation, snapshot, std, update_ratio
+from engine.diagnostics import copy_data, histogram, mean, saturation, std, update_ratio
 from engine.regularize import dropout
 from engine.tensor import Tensor
 
@@ -114,9 +114,9 @@ def test_saturation_counts_both_sides_strictly_above():
     assert saturation(Tensor([0.5, -0.95]), threshold=0.9) == 0.5
 
 
-def test_update_ratio_and_snapshot():
+def test_update_ratio_and_copy_data():
     W = Tensor([1.0, -1.0, 2.0, -2.0])
-    (before,) = snapshot([W])
+    (before,) = copy_data([W])
     W.data[:] = [1.01, -1.01, 2.02, -1.99]
     assert before == [1.0, -1.0, 2.0, -2.0]
     expected = math.log10(statistics.pstdev([0.01, -0.01, 0.02, 0.01]) / math.sqrt(2.5))
