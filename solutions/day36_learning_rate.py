@@ -2,24 +2,24 @@
 
 Lesson: docs/lessons/day36_learning_rate.md
 
-1. warmup_cosine(step, warmup, steps, lr_max, lr_min): the learning rate at `step`
-   (counting from 0) of a run of `steps` steps, with 1 <= warmup < steps:
-   - during warmup, step < warmup, it grows in a straight line:
-         lr_max * (step + 1) / warmup          (step warmup - 1 is the first at lr_max)
-   - then it falls along half a cosine, from lr_max at step `warmup` towards lr_min:
-         progress = (step - warmup) / (steps - warmup)            (0 at step warmup)
-         lr_min + (lr_max - lr_min) * 0.5 * (1 + cos(pi * progress))
+1. warmup_cosine(step, warmup, steps, lr_max, lr_min): the learning rate at `step` of a
+   run, the page's formula. In its symbols: t = step (counting from 0), S = steps,
+   t_w = warmup (1 <= t_w < S), η_max = lr_max, η_min = lr_min, and
+       η_t = η_max · (t + 1) / t_w                                          when t < t_w
+       η_t = η_min + (η_max − η_min) · ½ · (1 + cos(π · (t − t_w) / (S − t_w)))   when t ≥ t_w
+   Step t_w − 1 is the first at η_max, and step t_w is still at η_max.
 
 2. range_test_rates(lr_start, lr_end, n): the n rates of a range test, growing by the
    same factor at every step, from lr_start (the first) to lr_end (the last), n >= 2:
-         rate_i = lr_start * (lr_end / lr_start) ** (i / (n - 1))      i = 0, ..., n - 1
+       rate_i = lr_start · (lr_end / lr_start)^(i / (n − 1))      for i = 0, 1, ..., n − 1
 
 3. range_test_pick(rates, losses, k=4.0): a range test's result. losses[i] is the loss of
-   the step made with rates[i]. The test diverged at the first step i >= 1 whose loss is
-   more than k times the lowest loss before it (losses[i] > k * min(losses[:i])); the
-   steps after it are not part of the test. Return (lowest, diverged):
-   - lowest: the rate whose loss was lowest among the steps of the test (up to the
-     divergence, or all of them if it never diverged; the first one if several tie);
+   the step made with rates[i], taken as given (the caller passes smoothed losses, as the
+   page's cell smooths them). The test diverged at the first step i >= 1 whose loss is
+   more than k times the lowest of losses[0], ..., losses[i − 1]; the steps after it are
+   not part of the test. Return (lowest, diverged):
+   - lowest: the rate whose loss was lowest among the steps before the divergence (all of
+     them if it never diverged; the first one if several tie);
    - diverged: the rate of the step where it diverged, or None if it never did.
 
 Check your work:  python -m grader --exercise day36_learning_rate.py

@@ -57,7 +57,12 @@ def run(split):
     best = min(dev, key=dev.get)
     for p, saved in zip(model.parameters(), weights[best]):
         p.data[:] = saved
+    others = []  # the best weights on the next four groups of 100 dev names
+    for k in range(1, 5):
+        Xo, Yo = examples([TOK.encode(n) for n in dev_names[100 * k : 100 * (k + 1)]], 3, TOK.bos)
+        others.append(model.loss(Xo, Yo).item())
     return {
+        "others": others,
         "X": X,
         "Xd": Xd,
         "Xt": Xt,
@@ -137,6 +142,29 @@ def test_the_curve_stated(run):
     assert all(dev[a] < dev[b] for a, b in zip(steps[9:], steps[10:]))
     assert dev[95] - train[95] > dev[90] - train[90]  # "and still growing"
     assert "the dev loss is lowest at step 45 (2.7827)" in text()
+    # the gap grows from the start, while the dev loss still falls
+    for step, shown in ((5, "0.11"), (20, "0.36"), (45, "0.72")):
+        assert_states(PAGE, dev[step] - train[step], shown)
+    assert "0.11 at step 5, 0.36 at step 20, 0.72 at step 45" in text()
+    gaps = [dev[s] - train[s] for s in steps]
+    assert all(a < b for a, b in zip(gaps, gaps[1:]))
+    # the turn: the first step where the gap grows by more than the training loss falls
+    grows = {b: (dev[b] - train[b]) - (dev[a] - train[a]) for a, b in zip(steps, steps[1:])}
+    falls = {b: train[a] - train[b] for a, b in zip(steps, steps[1:])}
+    turn = min(s for s in grows if grows[s] > falls[s])
+    assert turn == 50 and all(grows[s] > falls[s] for s in grows if s >= 50)
+    assert_states(PAGE, falls[50], "0.0858")
+    assert_states(PAGE, grows[50], "0.0871")
+    assert_states(PAGE, dev[40] - dev[45], "0.0107")
+
+
+def test_where_dev_turns_prediction(run):
+    dev = run["dev"]
+    assert_states(PAGE, dev[20], "2.8802")
+    assert dev[95] > dev[20]  # the marked answer: above its step-20 value
+    assert dev[20] > dev[45]  # "still falling, from 2.8802 at step 20 to 2.7827 at step 45"
+    assert "[x] Above: the dev loss turns and climbs past its step-20 value" in PAGE.text
+    assert "above the 2.8802 of step 20" in text()
 
 
 def test_the_stop_with_patience_three(run):
@@ -145,7 +173,9 @@ def test_the_stop_with_patience_three(run):
         assert_states(PAGE, dev[step], shown)
         assert dev[step] > dev[45]
     assert_states(PAGE, dev[50] - dev[45], "0.0013")
-    assert "step 50 missed the best by 0.0013" in text()
+    # "a patience of 1 would have stopped right too, at step 50": nothing after 45 beats it
+    assert all(dev[s] > dev[45] for s in dev if s > 45)
+    assert "a patience of 1 would have stopped right too, at step 50" in text()
 
 
 def test_the_page_cells_make_the_same_run(namespace, run):
@@ -156,9 +186,21 @@ def test_the_page_cells_make_the_same_run(namespace, run):
     assert namespace["small"] == split_three(load_names(), seed=0)[0][:60]
 
 
-def test_the_test_loss_stated(run):
+def test_the_test_loss_stated(run, namespace):
     assert_states(PAGE, run["test"], "2.7938")
     assert run["test"] > run["dev"][45]  # "a little above the dev loss of the chosen step"
+    assert_states(PAGE, run["test"] - run["dev"][45], "0.011")
+    # other groups of dev names spread far wider than 0.011
+    assert_states(PAGE, min(run["others"]), "2.6859")
+    assert_states(PAGE, max(run["others"]), "2.8346")
+    assert max(run["others"]) - min(run["others"]) > 10 * (run["test"] - run["dev"][45])
+    assert "from 2.6859 to 2.8346 on the next four groups of 100 dev names" in text()
+    assert namespace["X_other"] is not None
+
+
+def test_best_weights_are_a_copy(namespace):
+    live = [p.data for p in namespace["model"].parameters()]
+    assert all(saved is not p for saved, p in zip(namespace["best_weights"], live))
 
 
 def test_choosing_the_lowest_is_optimistic(namespace):
