@@ -4,6 +4,7 @@ Lesson tests use these helpers to run a page's cells and to check that every num
 page states is what the code computes (`assert_states`).
 """
 
+import hashlib
 import re
 import textwrap
 from dataclasses import dataclass
@@ -71,7 +72,20 @@ class Lesson:
         for i, source in enumerate(self.cells, 1):
             code = compile(source, f"{self.slug} cell {i}", "exec")
             exec(code, namespace)
+        RAN.add(self._cells_key())
         return namespace
+
+    def ran_in_this_session(self):
+        """Whether these very cells already ran to the end in this test process (a lesson
+        test's fixture runs them; running the training cells again would only cost time)."""
+        return self._cells_key() in RAN
+
+    def _cells_key(self):
+        return (self.slug, hashlib.sha256("\0".join(self.cells).encode()).hexdigest())
+
+
+# (slug, digest of the cells) of every page whose cells ran to the end in this process
+RAN = set()
 
 
 def lesson_paths():
