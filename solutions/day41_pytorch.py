@@ -2,7 +2,7 @@
 
 Lesson: docs/lessons/day41_pytorch.md
 
-Plain Python, whole numbers: no torch and no engine are needed.
+Plain Python: no torch and no engine are needed.
 
 1. parameter_count(vocab_size, block_size, n_layer, n_embd, bias=True, tied=True,
    count_positions=True): the number of learnt numbers in a GPT-2-style model:
@@ -19,11 +19,14 @@ Plain Python, whole numbers: no torch and no engine are needed.
        token embedding table (weight tying): count that matrix once.
    With count_positions=False, leave the position embeddings out of the count (what
    nanoGPT's get_num_params() reports by default).
-2. tokens_per_step(batch_size, block_size, accumulation_steps, n_gpus): how many tokens
-   one optimiser step learns from, when each of n_gpus processes runs
-   accumulation_steps micro-batches of batch_size sequences of block_size tokens.
-3. training_flops(n_params, tokens_per_step, steps): the approximate compute of a
-   training run, 6 N D floating-point operations, with D the tokens of all the steps.
+2. micro_batches(target_tokens, batch_size, block_size, n_gpus): how many micro-batches
+   each of n_gpus processes must accumulate before one optimiser step, so that the step
+   learns from at least target_tokens tokens, when a micro-batch holds batch_size
+   sequences of block_size tokens (the four-GPU question of the lesson, turned round).
+3. training_days(flops, n_gpus, flops_per_gpu, utilisation): how many days a training run
+   of `flops` floating-point operations takes on n_gpus GPUs, each able to do at most
+   flops_per_gpu operations per second and kept busy a fraction `utilisation` (between 0
+   and 1) of that peak. A float.
 
 Check your work:  python -m grader --exercise day41_pytorch.py
 """
@@ -45,20 +48,23 @@ def parameter_count(
     return total
 
 
-def tokens_per_step(batch_size, block_size, accumulation_steps, n_gpus):
-    """The tokens behind one optimiser step (an int)."""
-    return batch_size * block_size * accumulation_steps * n_gpus
+def micro_batches(target_tokens, batch_size, block_size, n_gpus):
+    """Micro-batches per GPU for one step of at least target_tokens tokens (an int)."""
+    per_round = batch_size * block_size * n_gpus  # one micro-batch on every GPU
+    return (target_tokens + per_round - 1) // per_round  # rounded up: a part-round still runs
 
 
-def training_flops(n_params, tokens_per_step, steps):
-    """About 6 N D floating-point operations: N parameters, D tokens in all."""
-    tokens = tokens_per_step * steps
-    return 6 * n_params * tokens
+def training_days(flops, n_gpus, flops_per_gpu, utilisation):
+    """Days that `flops` operations take on n_gpus GPUs kept busy `utilisation` of their peak."""
+    per_second = n_gpus * flops_per_gpu * utilisation  # what the run really does each second
+    seconds = flops / per_second
+    return seconds / (24 * 60 * 60)
 
 
 if __name__ == "__main__":
     print(parameter_count(50257, 1024, 12, 768))  # GPT-2 small: expect 124439808
     print(parameter_count(65, 256, 6, 384, bias=False, count_positions=False))
-    # nanoGPT's Shakespeare model, as it reports itself: expect 10646784
-    print(tokens_per_step(12, 1024, 5, 8))  # expect 491520
-    print(f"{training_flops(124_439_808, 491_520, 600_000):.3e}")  # expect 2.202e+20
+    # nanoGPT's Shakespeare model, position table not counted: expect 10646784
+    print(micro_batches(491_520, 12, 1024, 4))  # the lesson's four GPUs: expect 10
+    print(micro_batches(500_000, 12, 1024, 8))  # 5 give 491,520 tokens, too few: expect 6
+    print(f"{training_days(2.19e20, 8, 312e12, 0.3):.2f}")  # GPT-2 small on 8 A100s: expect 3.39

@@ -1,14 +1,17 @@
-"""Checks of exercises/day41_pytorch.py: parameters, tokens per step and training FLOPs.
+"""Checks of exercises/day41_pytorch.py: parameters, micro-batches and days of training.
 
-Every answer is whole-number arithmetic. The expected parameter count is the sum, over
-the model's tensors listed one by one with their shapes (as nanoGPT's model names them),
-of the product of each shape; tokens per step and FLOPs are products. Likely bugs (the
-tied head counted twice, an untied head forgotten, position embeddings counted when they
-should not be, biases counted without `bias`, the final LayerNorm forgotten, a 1x MLP,
-the GPUs or the accumulation left out, 2 N D instead of 6 N D) are recognised.
+The expected parameter count is the sum, over the model's tensors listed one by one with
+their shapes (as nanoGPT's model names them), of the product of each shape. The number of
+micro-batches is the least whole A with A x batch x block x GPUs >= the target, found by
+counting up from the exact quotient's floor (whole numbers only). The days are the FLOPs
+over the FLOPs done per second, over 86,400 seconds. Likely bugs (the tied head counted
+twice, an untied head forgotten, position embeddings counted when they should not be,
+biases counted without `bias`, the final LayerNorm forgotten, a 1x MLP, rounding down or
+always adding one micro-batch, the GPUs or the block left out, the utilisation
+multiplied, hours or seconds instead of days) are recognised.
 """
 
-from grader.verdict import EXACT, Expectation, Want
+from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case
 
@@ -50,27 +53,42 @@ def public_cases():
             True,
         ),
         case(
-            "tokens", "nanoGPT's GPT-2 run", batch_size=12, block_size=1024, accumulation=5, gpus=8
+            "micro",
+            "nanoGPT's half-million tokens on 4 GPUs",
+            target=491520,
+            batch_size=12,
+            block_size=1024,
+            gpus=4,
         ),
         case(
-            "tokens", "the Shakespeare run", batch_size=64, block_size=256, accumulation=1, gpus=1
+            "micro",
+            "500,000 tokens on 8 GPUs: 5 micro-batches fall short",
+            target=500000,
+            batch_size=12,
+            block_size=1024,
+            gpus=8,
         ),
         case(
-            "flops",
-            "GPT-2 small for 600,000 steps",
-            n_params=124439808,
-            tokens=491520,
-            steps=600000,
+            "days",
+            "GPT-2 small's run on 8 A100 GPUs at 30 %",
+            flops=2.19e20,
+            gpus=8,
+            peak=312e12,
+            utilisation=0.3,
         ),
-        case("flops", "a microGPT-sized run", n_params=4192, tokens=7, steps=1000),
+        case(
+            "days", "one GPU, busy all the time", flops=8.64e16, gpus=1, peak=1e12, utilisation=1.0
+        ),
     ]
 
 
 HIDDEN_SPACE = (
     "≈10^11 or more each: a vocabulary of 2 to 100,000, a block of 1 to 4,096, 1 to 48 layers "
-    "and a width of 1 to 2,048, under four settings of bias, tying and positions; batch, block, "
-    "accumulation and GPUs up to 512, 8,192, 64 and 1,024; N up to 10^12, tokens per step up "
-    "to 10^7, steps up to 10^6"
+    "and a width of 1 to 2,048, under four settings of bias, tying and positions; a batch of 2 "
+    "to 512, a block of 2 to 8,192 and 2 to 1,024 GPUs, with a target of 1 to 64 whole rounds "
+    "(or one token to a round less, so that it does not divide); 10^15 to 10^24 FLOPs to 4 "
+    "significant digits, 1 to 10,000 GPUs, a peak of 10 to 2,000 TFLOP/s and a utilisation "
+    "in [0.05, 0.8] to 3 decimals"
 )
 
 # Every combination of the three switches that a planted bug needs: (bias, tied, positions)
@@ -89,25 +107,31 @@ def hidden_cases(rng):
         cases.append(
             _params(f"random sizes, setting {i + 1}", sizes, bias, tied, positions, public=False)
         )
-    cases.append(
-        case(
-            "tokens",
-            "tokens per step of a random run",
-            public=False,
-            batch_size=rng.randint(2, 512),
-            block_size=rng.randint(2, 8192),
-            accumulation=rng.randint(2, 64),
-            gpus=rng.randint(2, 1024),
+    for exact in (True, False):
+        B, T, G = rng.randint(2, 512), rng.randint(2, 8192), rng.randint(2, 1024)
+        rounds = rng.randint(1, 64)
+        target = rounds * B * T * G - (0 if exact else rng.randint(1, B * T * G - 1))
+        name = "a target of whole rounds" if exact else "a target that does not divide"
+        cases.append(
+            case(
+                "micro",
+                name,
+                public=False,
+                target=target,
+                batch_size=B,
+                block_size=T,
+                gpus=G,
+            )
         )
-    )
     cases.append(
         case(
-            "flops",
-            "the FLOPs of a random run",
+            "days",
+            "the days of a random run",
             public=False,
-            n_params=rng.randint(1000, 10**12),
-            tokens=rng.randint(1000, 10**7),
-            steps=rng.randint(2, 10**6),
+            flops=float(f"{rng.uniform(1, 10):.3f}e{rng.randint(15, 23)}"),
+            gpus=rng.randint(1, 10_000),
+            peak=rng.randint(10, 2000) * 1e12,
+            utilisation=round(rng.uniform(0.05, 0.8), 3),
         )
     )
     return cases
@@ -218,28 +242,46 @@ def expect(case):
             hint="Add the tensors one by one: embeddings, each block's two LayerNorms, "
             "attention and MLP, the final LayerNorm, the head.",
         )
-    if kind == "tokens":
-        B, T, A, G = (inputs[k] for k in ("batch_size", "block_size", "accumulation", "gpus"))
-        setup = f"batch_size={B}, block_size={T}, accumulation_steps={A}, n_gpus={G}"
+    if kind == "micro":
+        target, B, T, G = (inputs[k] for k in ("target", "batch_size", "block_size", "gpus"))
+        setup = f"target_tokens={target}, batch_size={B}, block_size={T}, n_gpus={G}"
+        per_round = B * T * G
+        rounds = target // per_round  # whole rounds that fit; one more if they fall short
+        while rounds * per_round < target:
+            rounds += 1
         bugs = [
             (
-                float(B * T * A),
-                "every one of the n_gpus processes runs its own micro-batches: multiply by n_gpus",
+                float(target // per_round),
+                "a last, partial round of micro-batches still has to run: round UP",
             ),
             (
-                float(B * T * G),
-                "each process accumulates accumulation_steps micro-batches: multiply by them",
+                float(target // per_round + 1),
+                "when the target is a whole number of rounds, no extra micro-batch is needed",
             ),
-            (float(B * A * G), "each sequence holds block_size tokens: multiply by block_size"),
+            (
+                float(-(-target // (B * T))),
+                "the n_gpus GPUs each run their own micro-batches: divide by n_gpus too",
+            ),
+            (
+                float(-(-target // (B * G))),
+                "each sequence holds block_size tokens: divide by block_size too",
+            ),
         ]
-        return Expectation([Want("tokens", float(B * T * A * G), EXACT, setup, bugs)])
-    N, D1, S = inputs["n_params"], inputs["tokens"], inputs["steps"]
-    setup = f"n_params={N}, tokens_per_step={D1}, steps={S}"
+        bugs = [(v, advice) for v, advice in bugs if v != rounds]
+        return Expectation([Want("micro-batches", float(rounds), EXACT, setup, bugs)])
+    C, G, P, u = (inputs[k] for k in ("flops", "gpus", "peak", "utilisation"))
+    setup = f"flops={C:g}, n_gpus={G}, flops_per_gpu={P:g}, utilisation={u}"
+    seconds = C / (G * P * u)
     bugs = [
         (
-            float(2 * N * D1 * S),
-            "2 N D is the forward pass alone: training also runs backward, 6 N D in all",
+            seconds * u * u / 86400,
+            "a GPU busy a fraction utilisation of the time does FEWER "
+            "operations per second: multiply the peak by it, not the time",
         ),
-        (float(6 * N * D1), "D is the tokens of ALL the steps: tokens_per_step x steps"),
+        (seconds * u / 86400, "only a fraction utilisation of the peak is reached: use it"),
+        (seconds * G / 86400, "the n_gpus GPUs share the work: divide by n_gpus"),
+        (seconds / 3600, "a day is 24 hours of 3,600 seconds: 86,400 seconds"),
+        (seconds, "the time is asked in days, not seconds"),
     ]
-    return Expectation([Want("flops", float(6 * N * D1 * S), EXACT, setup, bugs)])
+    bugs = [(v, advice) for v, advice in bugs if abs(v - seconds / 86400) > 1e-6 * abs(v)]
+    return Expectation([Want("days", seconds / 86400, CLOSED, setup, bugs)])

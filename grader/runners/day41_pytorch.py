@@ -1,5 +1,5 @@
-"""Child side of day 41: call parameter_count, tokens_per_step and training_flops on the
-case's sizes; send the three numbers back.
+"""Child side of day 41: call parameter_count, micro_batches and training_days on the
+case's inputs; send the number back.
 """
 
 
@@ -16,9 +16,12 @@ def run(module, case):
             count_positions=inputs["count_positions"],
         )
         return {"parameters": n}
-    if kind == "tokens":
-        n = module.tokens_per_step(
-            inputs["batch_size"], inputs["block_size"], inputs["accumulation"], inputs["gpus"]
+    if kind == "micro":
+        n = module.micro_batches(
+            inputs["target"], inputs["batch_size"], inputs["block_size"], inputs["gpus"]
         )
-        return {"tokens": n}
-    return {"flops": module.training_flops(inputs["n_params"], inputs["tokens"], inputs["steps"])}
+        return {"micro-batches": n}
+    days = module.training_days(
+        inputs["flops"], inputs["gpus"], inputs["peak"], inputs["utilisation"]
+    )
+    return {"days": days}
