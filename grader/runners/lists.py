@@ -8,6 +8,7 @@ known list (`positions`), packed four to a number (`pack_positions`). The truste
 
 __all__ = [
     "flatten_ints",
+    "flatten_nested",
     "flatten_text",
     "positions",
     "pack_positions",
@@ -33,6 +34,18 @@ def flatten_ints(name, items):
             )
         out[f"{name}[{i}]"] = item
     return out
+
+
+def flatten_nested(name, nested, depth, out):
+    """Put nested lists `depth` levels deep into `out` as plain numbers:
+    {"len(name)": n, "name[0]": ..., "len(name[0])": ...}; numbers go as floats."""
+    if depth == 0:
+        out[name] = float(nested)
+        return
+    items = list(nested)
+    out[f"len({name})"] = float(len(items))
+    for i, item in enumerate(items):
+        flatten_nested(f"{name}[{i}]", item, depth - 1, out)
 
 
 def flatten_text(name, text):
