@@ -94,7 +94,9 @@ def hidden_cases(rng):
     # tie it), with a patience of its own, 3 to 10: the latest new best is not simply the
     # last index, so (len - 1, len - 1) is no answer.
     endless_patience = rng.randint(3, 10)
-    tail = [round(best + uniform(rng, 0.001, 0.1), 3) for _ in range(rng.randrange(endless_patience))]
+    tail = [
+        round(best + uniform(rng, 0.001, 0.1), 3) for _ in range(rng.randrange(endless_patience))
+    ]
     if tail and rng.random() < 0.5:
         tail[rng.randrange(len(tail))] = best
     endless += tail

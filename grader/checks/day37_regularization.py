@@ -142,9 +142,7 @@ def hidden_cases(rng):
             beta2=uniform(rng, 0.95, 0.999),
         ),
         training,
-        case(
-            "eval", "evaluation mode, random numbers", public=False, **evaluation, then=training
-        ),
+        case("eval", "evaluation mode, random numbers", public=False, **evaluation, then=training),
         case(
             "backward",
             "random gradients through a random mask",
