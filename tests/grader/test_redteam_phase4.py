@@ -639,7 +639,9 @@ def test_a_new_day_cannot_read_the_checks_write_out_or_forge_a_result(tmp_path):
     for name in ("a random curve that turns up", "a random curve that never waits long enough"):
         message = results[name][1]
         assert "read: [" in message and "checks" not in message, message
-    assert "not valid" in results["random items, sizes and seed"][1]
+    # the forged line either broke the one-line report or missed the grader's descriptor
+    # (its number depends on what the grader holds open): judged a failure either way
+    assert not results["random items, sizes and seed"][0]
 
 
 @pytest.mark.parametrize(
