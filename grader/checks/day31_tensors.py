@@ -87,7 +87,7 @@ HIDDEN_SPACE = (
     "≈10^9 or more each: pairs of shapes of 4 or 5 axes of sizes 2 to 99, random axes set "
     "to 1 or dropped at the left (or two sizes that clash, to refuse); tensors of 2 to 4 "
     "axes of sizes 2 to 4 (1 where copied out) and matrices of 2 to 5 rows and columns, "
-    "numbers in [-5, 5] to 3 decimals, a random axis, keepdims or not"
+    "numbers in [-5, 5] to 3 decimals, a random middle axis of 3 or 4, keepdims or not"
 )
 
 
@@ -139,17 +139,19 @@ def hidden_cases(rng):
         shape=small,
         out_shape=out_shape,
     )
+    # A middle axis of 3 or 4: code written for a matrix's rows and columns alone (the
+    # first axis and the last) passes the public matrices but none of these.
     sums = []
     for keepdims in (False, True):
-        shape = _random_tensor_shape(rng, rng.randint(2, 4), 2, 4)
+        shape = _random_tensor_shape(rng, rng.randint(3, 4), 2, 4)
         sums.append(
             case(
                 "sum",
-                f"a random axis of a random tensor{', keepdims' if keepdims else ''}",
+                f"a middle axis of a random tensor{', keepdims' if keepdims else ''}",
                 public=False,
                 data=_numbers(rng, _size(shape)),
                 shape=shape,
-                axis=rng.randrange(len(shape)),
+                axis=rng.randrange(1, len(shape) - 1),
                 keepdims=keepdims,
             )
         )

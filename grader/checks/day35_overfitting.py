@@ -54,8 +54,9 @@ def public_cases():
 HIDDEN_SPACE = (
     "≈10^15 or more each: 12 to 40 distinct items from 0 to 10^6 with random dev and test "
     "sizes and a seed from 10^9; 7 to 33 dev losses in [1, 3.5] to 3 decimals, falling then "
-    "rising (with a tie to the best and a lower loss after the stop) or never waiting long "
-    "enough, patience 2 to 4"
+    "rising (with a tie to the best and a lower loss after the stop), patience 2 to 4, or "
+    "never waiting long enough and ending 0 to patience - 1 evaluations after the last best, "
+    "patience 3 to 10"
 )
 
 
@@ -89,6 +90,16 @@ def hidden_cases(rng):
             endless.append(round(best + uniform(rng, 0.001, 0.1), 3))
         best = round(best - uniform(rng, 0.01, 0.1), 3)
         endless.append(best)
+    # The run ends 0 to patience - 1 evaluations after its last new best (one of them may
+    # tie it), with a patience of its own, 3 to 10: the latest new best is not simply the
+    # last index, so (len - 1, len - 1) is no answer.
+    endless_patience = rng.randint(3, 10)
+    tail = [
+        round(best + uniform(rng, 0.001, 0.1), 3) for _ in range(rng.randrange(endless_patience))
+    ]
+    if tail and rng.random() < 0.5:
+        tail[rng.randrange(len(tail))] = best
+    endless += tail
     return [
         case(
             "split",
@@ -111,7 +122,7 @@ def hidden_cases(rng):
             "a random curve that never waits long enough",
             public=False,
             losses=endless,
-            patience=patience,
+            patience=endless_patience,
         ),
     ]
 

@@ -65,7 +65,8 @@ HIDDEN_SPACE = (
     "≈10^12 or more each: warmup 1 to 50 of 60 to 10^5 steps, lr_max in [0.001, 0.1] to 6 "
     "decimals and a floor below it, at 6 steps; lr_start in [10^-5, 10^-3] to 7 decimals, "
     "lr_end in [0.5, 10] to 3, 20 to 200 rates; 25 to 60 losses to 3 decimals that dip, "
-    "blow up past k in [2, 5] to 2 decimals and dip again after"
+    "blow up past k in [2, 5] to 2 decimals and dip again after (or that never blow up, "
+    "their lowest a dip late in the run)"
 )
 
 
@@ -96,6 +97,7 @@ def hidden_cases(rng):
             n=n,
         ),
         _pick_case(rng),
+        _calm_case(rng),
     ]
 
 
@@ -122,6 +124,40 @@ def _pick_case(rng):
     start, factor = uniform(rng, 1e-5, 1e-3, 7), 10 ** (1 / uniform(rng, 8, 30, 2))
     rates = [round(start * factor**i, 12) for i in range(len(losses))]
     return case("pick", "a random range test", public=False, rates=rates, losses=losses, k=k)
+
+
+def _rates(rng, n):
+    start, factor = uniform(rng, 1e-5, 1e-3, 7), 10 ** (1 / uniform(rng, 8, 30, 2))
+    return [round(start * factor**i, 12) for i in range(n)]
+
+
+def _calm_case(rng):
+    """Losses of a range test that never diverge: flat, a dip, a rise (with a tie to the
+    lowest) that stays below k times the lowest, then a lower loss, which counts, and a
+    rise after it: the answer is (that loss's rate, None)."""
+    k = uniform(rng, 2, 5, 2)
+    first = uniform(rng, 3.0, 3.5)
+    flat = [round(first + uniform(rng, -0.05, 0.05), 3) for _ in range(rng.randint(8, 20))]
+    low = uniform(rng, 0.6, 1.2)
+    dip = [round(first - (first - low) * (j + 1) / 6, 3) for j in range(6)]
+    rise = [
+        round(low + uniform(rng, 0.001, low * (k - 1) * 0.9), 3) for _ in range(rng.randint(3, 10))
+    ]
+    rise[rng.randrange(len(rise))] = dip[-1]
+    lower = round(low - uniform(rng, 0.05, 0.2), 3)
+    after = [
+        round(lower + uniform(rng, 0.001, lower * (k - 1) * 0.9), 3)
+        for _ in range(rng.randint(2, 8))
+    ]
+    losses = [first] + flat + dip + rise + [lower] + after
+    return case(
+        "pick",
+        "a random range test that never diverges",
+        public=False,
+        rates=_rates(rng, len(losses)),
+        losses=losses,
+        k=k,
+    )
 
 
 # -- what a right answer gives ---------------------------------------------------------

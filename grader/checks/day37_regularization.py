@@ -12,7 +12,7 @@ import math
 
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case, uniform
+from .cases import case, then_wants, uniform
 
 EXERCISE = "day37_regularization.py"
 TITLE = "Day 37: AdamW and dropout"
@@ -93,7 +93,8 @@ HIDDEN_SPACE = (
     "≈10^15 or more each: 2 to 4 parameters in [-3, 3] and 1 to 3 steps of gradients in "
     "[-2, 2], all to 3 decimals, lr in [0.001, 0.1] to 4, weight decay in [0.05, 1] to 3, "
     "betas to 2 and 3 decimals; 4 to 8 numbers in [-2, 2] to 3 decimals, p in [0.1, 0.8] to "
-    "3 and draws to 4 (one exactly p); upstream gradients to 3 decimals and a random mask"
+    "3 and draws to 4 (one exactly p), in training mode and in evaluation mode followed by "
+    "a training call; upstream gradients to 3 decimals and a random mask"
 )
 
 
@@ -124,6 +125,10 @@ def hidden_cases(rng):
     keep = 1.0 / (1.0 - p)
     mask = [0.0 if i % 2 else keep for i in range(n)]
     rng.shuffle(mask)
+    training = case("dropout", "random numbers, p and draws", public=False, **_dropout_inputs(rng))
+    # Evaluation mode alone is the identity, which a file that drops nothing passes: the
+    # hidden case also carries a call in training mode, checked in the same child (`then`).
+    evaluation = _dropout_inputs(rng, False)
     return [
         case(
             "adamw",
@@ -136,10 +141,8 @@ def hidden_cases(rng):
             beta1=uniform(rng, 0.8, 0.95, 2),
             beta2=uniform(rng, 0.95, 0.999),
         ),
-        case("dropout", "random numbers, p and draws", public=False, **_dropout_inputs(rng, True)),
-        case(
-            "eval", "evaluation mode, random numbers", public=False, **_dropout_inputs(rng, False)
-        ),
+        training,
+        case("eval", "evaluation mode, random numbers", public=False, **evaluation, then=training),
         case(
             "backward",
             "random gradients through a random mask",
@@ -263,7 +266,9 @@ def expect(case):
     if kind == "adamw":
         return _expect_adamw(inputs)
     if kind in ("dropout", "eval"):
-        return _expect_dropout(inputs)
+        expectation = _expect_dropout(inputs)
+        expectation.wants += then_wants(expect, case)
+        return expectation
     grads, mask = inputs["grads"], inputs["mask"]
     setup = f"upstream gradients {grads}, mask {[round(x, 6) for x in mask]}"
     wants = [Want("len(dx)", float(len(grads)), EXACT, setup)]

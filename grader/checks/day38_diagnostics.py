@@ -55,7 +55,7 @@ def public_cases():
 
 HIDDEN_SPACE = (
     "≈10^20 or more each: 6 to 20 activations in [-1, 1] to 4 decimals with a threshold in "
-    "[0.9, 0.99] to 3 (one activation exactly on it, several above it on each side); 3 to 10 "
+    "[0.9, 0.99] to 3 (one activation exactly on it, 1 to n // 3 above it on each side); 3 to 10 "
     "numbers in [-3, 3] to 3 decimals; 3 to 10 weights in [-2, 2] to 3 decimals and steps of "
     "size 10^-4 to 10^-1 to 6 decimals"
 )
@@ -69,9 +69,11 @@ def hidden_cases(rng):
     threshold = uniform(rng, 0.9, 0.99)
     n = rng.randint(6, 20)
     hs = [uniform(rng, -1, 1, 4) for _ in range(n)]
-    up, down, edge = rng.sample(range(n), 3)
-    hs[up] = uniform(rng, threshold + 0.001, 0.9999, 4)
-    hs[down] = -uniform(rng, threshold + 0.001, 0.9999, 4)
+    # 1 to n // 3 saturated on each side (not always one: 2 / n would pass most seeds)
+    ups, downs = rng.randint(1, n // 3), rng.randint(1, n // 3)
+    *flat, edge = rng.sample(range(n), ups + downs + 1)
+    for k, i in enumerate(flat):
+        hs[i] = uniform(rng, threshold + 0.001, 0.9999, 4) * (1 if k < ups else -1)
     hs[edge] = threshold * rng.choice((1, -1))
     xs = [_nonzero(rng, -3, 3) for _ in range(rng.randint(3, 10))]
     before = [_nonzero(rng, -2, 2) for _ in range(rng.randint(3, 10))]

@@ -20,7 +20,7 @@ EXERCISE = "day40_top_k_top_p.py"
 TITLE = "Day 40: top-k and top-p sampling"
 LESSON = "docs/lessons/day40_top_k_top_p.md"
 NEEDS_ENGINE = True  # the stub imports day 27's next_token_probs from engine.gpt
-ENGINE = {"value": (), "gpt": ("filter_probs", "sampling_probs")}
+ENGINE = {"value": (), "gpt": ("filter_probs", "sampling_probs", "_keep")}
 ENGINE_BY_KIND = {}
 
 CONFIDENT = [0.70, 0.15, 0.06, 0.04, 0.03, 0.02]

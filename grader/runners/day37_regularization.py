@@ -1,5 +1,6 @@
 """Child side of day 37: call adamw_step for a few steps on lists, dropout_forward with a
-scripted stand-in for random.Random, and dropout_backward; send the lists back.
+scripted stand-in for random.Random (a hidden evaluation-mode case then a training
+call, `then`), and dropout_backward; send the lists back.
 """
 
 
@@ -43,4 +44,7 @@ def run(module, case):
         return _listed("dx", module.dropout_backward(list(inputs["grads"]), list(inputs["mask"])))
     rng = Script(inputs["us"])
     out, mask = module.dropout_forward(list(inputs["xs"]), inputs["p"], rng, inputs["training"])
-    return {"calls": rng.calls, **_listed("mask", mask), **_listed("out", out)}
+    values = {"calls": rng.calls, **_listed("mask", mask), **_listed("out", out)}
+    if inputs.get("then") is not None:  # a training call in the same child: trusted side judges
+        values.update({f"then: {k}": v for k, v in run(module, inputs["then"]).items()})
+    return values
