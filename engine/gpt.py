@@ -74,7 +74,9 @@ API (stable; lessons and the browser import it):
 
 import math
 import random
+from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import accumulate
 from operator import mul
 
 from .optim import Adam
@@ -525,13 +527,10 @@ def filter_probs(probs, top_k=None, top_p=None):
     if top_k is not None:
         p = _keep(p, ranking[:top_k])
     if top_p is not None and top_p < 1:
-        head, before = [], 0.0
-        for i in ranking:
-            if before >= top_p:
-                break
-            head.append(i)
-            before += p[i]
-        p = _keep(p, head)
+        # The running totals down the ranking: a token stays while the tokens before it add
+        # up to less than top_p, so the head ends just after the first total that reaches it.
+        totals = list(accumulate(p[i] for i in ranking))
+        p = _keep(p, ranking[: bisect_left(totals, top_p) + 1])
     return p
 
 
