@@ -32,15 +32,17 @@ from grader.grade import Budget, judge
 from grader.sandbox import Limits, Sandbox, detect
 from grader.verdict import verdict
 
-from .helpers import ROOT, tree_digest
+from .helpers import LEVELS, ROOT, make_sandbox, tree_digest
 
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 
 
-def _hidden(exercise, source, seed):
-    """{hidden case name: (passed, message)} for `source` graded in the sandbox."""
-    sandbox = Sandbox(detect().level, Limits(wall_seconds=5.0, cpu_seconds=5))
+def _hidden(exercise, source, seed, level=None):
+    """{hidden case name: (passed, message)} for `source` graded in the sandbox (the
+    default level, or `level`)."""
+    limits = Limits(wall_seconds=5.0, cpu_seconds=5)
+    sandbox = Sandbox(detect().level, limits) if level is None else make_sandbox(level, limits)
     budget = Budget({exercise: source.encode()}, sandbox, budget=120)
     out = {}
     for case in check_module(exercise).hidden_cases(random.Random(seed)):
@@ -624,7 +626,8 @@ def early_stopping(dev_losses, patience):
 """
 
 
-def test_a_new_day_cannot_read_the_checks_write_out_or_forge_a_result(tmp_path):
+@pytest.mark.parametrize("level", LEVELS[:2])  # bwrap and uid: the levels that grade a class
+def test_a_new_day_cannot_read_the_checks_write_out_or_forge_a_result(tmp_path, level):
     outside = tmp_path / "escaped.txt"
     values = {
         "checks": str(ROOT / "grader" / "checks" / "day35_overfitting.py"),
@@ -632,7 +635,7 @@ def test_a_new_day_cannot_read_the_checks_write_out_or_forge_a_result(tmp_path):
         "outside": str(outside),
     }
     before = tree_digest()
-    results = _hidden("day35_overfitting.py", HOST % values, 4)
+    results = _hidden("day35_overfitting.py", HOST % values, 4, level)
     assert not [n for n, (passed, _) in results.items() if passed], results
     assert not outside.exists() and tree_digest() == before
     # the checks were out of sight (only the sandbox's own /proc could be read)
