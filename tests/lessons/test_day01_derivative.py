@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 
+from course import TOTAL_DAYS
 from engine import Value
 
 from .pages import assert_states, lesson
@@ -23,7 +24,9 @@ def cells():
 
 def test_front_matter_and_badge():
     assert PAGE.meta["day"] == 1 and PAGE.meta["phase"] == 1
-    assert PAGE.badge == "Phase 1 · Foundations · Day 1 of 30"
+    assert (
+        PAGE.badge == f"Phase 1 · Foundations · Day 1 of {TOTAL_DAYS}"
+    )  # the total follows the manifest
 
 
 def test_worked_example_values_are_exact():

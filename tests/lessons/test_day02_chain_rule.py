@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 
+from course import TOTAL_DAYS
 from engine import Value
 
 from .pages import assert_states, lesson
@@ -18,7 +19,9 @@ def cells():
 
 
 def test_badge():
-    assert PAGE.badge == "Phase 1 · Foundations · Day 2 of 30"
+    assert (
+        PAGE.badge == f"Phase 1 · Foundations · Day 2 of {TOTAL_DAYS}"
+    )  # the total follows the manifest
 
 
 def test_forward_values_and_local_ratios():

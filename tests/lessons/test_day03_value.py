@@ -2,6 +2,7 @@
 
 import pytest
 
+from course import TOTAL_DAYS
 from engine import Value
 from engine.graph import trace
 
@@ -16,7 +17,9 @@ def cells():
 
 
 def test_badge():
-    assert PAGE.badge == "Phase 1 · Foundations · Day 3 of 30"
+    assert (
+        PAGE.badge == f"Phase 1 · Foundations · Day 3 of {TOTAL_DAYS}"
+    )  # the total follows the manifest
 
 
 def test_forward_table_matches_engine():

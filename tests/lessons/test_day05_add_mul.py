@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import pytest
 
+from course import TOTAL_DAYS
 from engine import Value
 
 from .pages import assert_states, lesson
@@ -17,7 +18,9 @@ def cells():
 
 
 def test_badge():
-    assert PAGE.badge == "Phase 1 · Foundations · Day 5 of 30"
+    assert (
+        PAGE.badge == f"Phase 1 · Foundations · Day 5 of {TOTAL_DAYS}"
+    )  # the total follows the manifest
 
 
 def test_worked_example_product_then_sum():
