@@ -433,7 +433,7 @@ ATTACKS = {
         0,
         ALL,
     ),
-    "day41 the 12 L E^2 rule of thumb, FLOPs too large for a float": (
+    "day41 the 12 L E^2 rule of thumb, days too large for a float": (
         "day41_pytorch.py",
         _over(
             "solution",
@@ -443,7 +443,7 @@ ATTACKS = {
                 positions = block_size * n_embd if count_positions else 0
                 return 12 * n_layer * n_embd**2 + vocab_size * n_embd + positions
 
-            def training_flops(n_params, tokens_per_step, steps):
+            def training_days(flops, n_gpus, flops_per_gpu, utilisation):
                 return 10**400
             """,
         ),
@@ -453,7 +453,7 @@ ATTACKS = {
             "random sizes, setting 2",
             "random sizes, setting 3",
             "random sizes, setting 4",
-            "the FLOPs of a random run",
+            "the days of a random run",
         },
     ),
 }
