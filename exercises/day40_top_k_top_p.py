@@ -24,6 +24,9 @@ to 1 again).
 Check your work:  python -m grader --exercise day40_top_k_top_p.py
 """
 
+from bisect import bisect_right
+from itertools import accumulate
+
 from engine.gpt import next_token_probs  # noqa: F401 (the next_token you write uses it)
 
 
@@ -31,12 +34,9 @@ def draw(probs, u):
     """Day 27's draw: the first index whose cumulative probability exceeds u (0 <= u < 1).
     A token at probability 0 is never drawn; if rounding leaves u above the total, the
     last token above 0 is."""
-    cumulative = 0.0
-    for i, p in enumerate(probs):
-        cumulative += p
-        if u < cumulative:
-            return i
-    return max(i for i, p in enumerate(probs) if p > 0)
+    edges = list(accumulate(probs))  # the right edge of every slice, as on day 27's page
+    i = bisect_right(edges, u)  # a slice of width 0 never holds the first edge above u
+    return i if i < len(probs) else max(j for j, p in enumerate(probs) if p > 0)
 
 
 def top_k_filter(probs, k):
