@@ -29,6 +29,8 @@ API:
                                         "weights"}, "model": model_summary(...)}
     Snapshot.show(key=None); Snapshot.svg() / _repr_svg_()
     learner() -> Learner | None        .model, .tokenizer, .losses, .steps, .trained
+    watch(views)                       every snapshot from now on adds views(model, tokenizer,
+                                       summary) to to_json()["views"] (the model explorer's)
     model_summary(model, source, steps, loss=None, names=None) -> dict   sizes and origin of a model
     downsample(losses, points=200) -> (means, last_steps)    a long curve in few points
 """
@@ -48,11 +50,13 @@ __all__ = [
     "learner",
     "model_summary",
     "snapshot",
+    "watch",
 ]
 
 MAX_POINTS = 200  # a loss curve sent to the page has at most this many points
 
 _learner = None  # the model of the latest snapshot (see learner())
+_watchers = []  # functions whose answers each snapshot carries (see watch())
 
 
 @dataclass
@@ -74,6 +78,18 @@ class Learner:
 def learner():
     """The learner's model (a Learner), or None when no snapshot was taken yet."""
     return _learner
+
+
+def watch(views):
+    """Make every snapshot taken from now on carry `views(model, tokenizer, summary)`.
+
+    `views` returns a JSON-able dict (or None), merged into `to_json()["views"]`: the model
+    explorer (explorer.model) registers the views a page asked for, so that they follow the
+    model while a training cell keeps the page's Python busy. A watcher that fails is left
+    out of that snapshot: it never stops the training loop. Registering twice does nothing.
+    """
+    if views not in _watchers:
+        _watchers.append(views)
 
 
 def model_summary(model, source, steps, loss=None, names=None):
@@ -151,10 +167,16 @@ class Snapshot:
         # Drawn with the same seed every time: the names change only as the model does.
         self.samples = sample_names(model, tokenizer, n_samples, seed=seed)
         self.summary = model_summary(model, "trained", step)
+        self.views = {}
+        for views in _watchers:
+            try:
+                self.views.update(views(model, tokenizer, self.summary) or {})
+            except Exception:  # noqa: BLE001 - a view must never stop the training loop
+                continue
 
     def to_json(self):
-        """The snapshot as a JSON-able dict (what the course page's explorer draws)."""
-        return {
+        """The snapshot as a JSON-able dict (what the course page's model explorer draws)."""
+        data = {
             "step": self.step,
             "steps": self.steps,
             "losses": self.losses,
@@ -169,6 +191,9 @@ class Snapshot:
             },
             "model": self.summary,
         }
+        if self.views:
+            data["views"] = self.views
+        return data
 
     _model_json_ = to_json  # what the course pages' runner looks for
 

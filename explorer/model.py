@@ -10,6 +10,12 @@ one (`engine.snapshot.learner()`: the weights trained so far, also after a Stop)
 checkpoint shipped with the course (explorer/data/microgpt.json, made by
 `python -m engine.train --samples 0 --save explorer/data/microgpt.json`, loaded once).
 
+While a training cell runs, the page's Python is busy and cannot answer the page: so the
+model explorer's prefixes and names, the last few the page asked for, are *watched*, and
+every training snapshot (engine.snapshot) carries their views of the model being trained
+(`watched_views`). `saved_model` and `restore_model` let the page keep the learner's model
+in the browser's storage, for the next visit.
+
 Token ids index every list of symbols: with the course's tokenizer the letters a-z are ids
 0-25 and BOS (shown as ".") is id 26, the last.
 
@@ -21,15 +27,29 @@ Token ids index every list of symbols: with the course's tokenizer the letters a
 from __future__ import annotations
 
 import math
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 from engine import checkpoint
 from engine.gpt import GPT, cross_entropy, gpt, mean, new_kv_cache, next_token_probs
-from engine.snapshot import learner, model_summary
+from engine.snapshot import learner, model_summary, snapshot, watch
 from engine.tokenizer import Tokenizer
 
-__all__ = ["CHECKPOINT_PATH", "backward_view", "forward_view", "model_info", "shipped"]
+__all__ = [
+    "CHECKPOINT_PATH",
+    "backward_view",
+    "forward_view",
+    "model_info",
+    "restore_model",
+    "saved_model",
+    "shipped",
+    "watched_views",
+]
+
+WATCHED = 3  # prefixes (and names) a snapshot carries the views of: the last ones asked
+_prefixes = []  # the prefixes the page asked forward_view for, the newest last
+_names = []  # the (name, position) pairs it asked backward_view for
 
 CHECKPOINT_PATH = Path(__file__).with_name("data") / "microgpt.json"
 
@@ -89,6 +109,26 @@ def _symbols(tokenizer):
     return [tokenizer.symbol(i) for i in range(tokenizer.vocab_size)]
 
 
+_NAMES = {" ": "a space", "-": "a hyphen", "'": "an apostrophe", "\t": "a tab"}
+
+
+def _named(ch):
+    """A symbol for a message: its repr, and in words what it is when that is unclear."""
+    words = _NAMES.get(ch)
+    parts = unicodedata.normalize("NFD", ch)
+    if words is None and len(parts) > 1 and all(unicodedata.combining(c) for c in parts[1:]):
+        words = "a letter with an accent"  # é is e and an accent: not a letter a-z
+    return f"{ch!r} ({words})" if words else repr(ch)
+
+
+def _remember(asked, key):
+    """Put `key` last in `asked`, keeping the WATCHED newest."""
+    if key in asked:
+        asked.remove(key)
+    asked.append(key)
+    del asked[:-WATCHED]
+
+
 def _token_ids(text, tokenizer, block_size, what):
     """The ids of `text` (lowered), after checking it is something the model can read."""
     if not isinstance(text, str):
@@ -101,7 +141,7 @@ def _token_ids(text, tokenizer, block_size, what):
                 if tokenizer.chars == Tokenizer().chars
                 else (f"the symbols {tokenizer.chars!r}")
             )
-            raise ValueError(f"only {allowed}: {ch!r} is not one")
+            raise ValueError(f"Type only {allowed}: {_named(ch)} is not one")
     longest = block_size - 1  # position 0 holds BOS
     if len(text) > longest:
         raise ValueError(
@@ -127,7 +167,14 @@ def forward_view(prefix, model=None):
     A prefix the model cannot read (a symbol outside a-z, too long) is a ValueError whose
     message says why, for the page to show. Upper case is lowered.
     """
-    model, tokenizer, summary = _current(model)
+    view = _forward(_current(model), prefix)
+    if model is None:  # the page's question: watched while a training cell runs
+        _remember(_prefixes, view["prefix"])
+    return view
+
+
+def _forward(current, prefix):
+    model, tokenizer, summary = current
     ids = _token_ids(prefix, tokenizer, model.config.block_size, "prefix")
     tokens = [tokenizer.bos, *ids]
     keys, values = new_kv_cache(model.config)
@@ -191,7 +238,14 @@ def backward_view(name, position=None, model=None):
     The model's own gradients are put back as they were, so calls repeat the same numbers
     and a training loop that follows is not disturbed.
     """
-    model, tokenizer, summary = _current(model)
+    view = _backward(_current(model), name, position)
+    if model is None:  # the page's question: watched while a training cell runs
+        _remember(_names, (view["name"], position))
+    return view
+
+
+def _backward(current, name, position):
+    model, tokenizer, summary = current
     ids = _token_ids(name, tokenizer, model.config.block_size, "name")
     if not ids:
         raise ValueError("type a name of at least one letter to see the gradients of its loss")
@@ -244,3 +298,72 @@ def backward_view(name, position=None, model=None):
         "position": position,
         "contributions": contributions,
     }
+
+
+def watched_views(model, tokenizer, summary):
+    """The views of the prefixes and names the page asked for last, of `model` as it is now.
+
+    {"forward": [forward_view of each watched prefix], "backward": [backward_view of each
+    watched name, with "asked_position": the position asked (None: the name's last)]}, or
+    None when the page asked for nothing yet. Registered with engine.snapshot.watch: every
+    training snapshot carries them, and `summary` (the snapshot's) says which model it is.
+    """
+    if not _prefixes and not _names:
+        return None
+    current = (model, tokenizer, summary)
+    forward = []
+    for prefix in _prefixes:
+        try:
+            forward.append(_forward(current, prefix))
+        except ValueError:  # a model of other symbols or a shorter block: not this prefix
+            continue
+    backward = []
+    for name, position in _names:
+        try:
+            backward.append({**_backward(current, name, position), "asked_position": position})
+        except ValueError:
+            continue
+    return {"forward": forward, "backward": backward}
+
+
+watch(watched_views)
+
+SAVED_DIGITS = 8  # decimals of each weight a saved model keeps (engine.checkpoint's digits)
+
+
+def saved_model():
+    """The learner's model as JSON for the page to keep, or None when there is none.
+
+    {"checkpoint": engine.checkpoint text of its weights, "trained": steps trained,
+     "losses": the loss of each step, rounded to 4 decimals}
+    """
+    mine = learner()
+    if mine is None:
+        return None
+    return {
+        "checkpoint": checkpoint.dumps(
+            mine.model,
+            mine.tokenizer,
+            training={"steps": mine.trained},
+            digits=SAVED_DIGITS,
+        ),
+        "trained": mine.trained,
+        "losses": [round(float(x), 4) for x in mine.losses],
+    }
+
+
+def restore_model(saved):
+    """Make a model saved by `saved_model` the learner's model again; returns its snapshot.
+
+    The snapshot (engine.snapshot's JSON) is what a training cell would have shown at its
+    end, so the page draws it as one: the other views then use this model.
+    """
+    if not isinstance(saved, dict) or not isinstance(saved.get("checkpoint"), str):
+        raise ValueError("this is not a model the model explorer saved")
+    kept = checkpoint.loads(saved["checkpoint"])
+    losses = [float(x) for x in saved.get("losses") or []]
+    trained = max(int(saved.get("trained") or 0), len(losses))
+    shot = snapshot(kept.model, len(losses), len(losses), losses, tokenizer=kept.tokenizer)
+    learner().earlier = trained - len(losses)  # steps of earlier runs, whose losses are gone
+    shot.summary["steps"] = trained
+    return shot.to_json()

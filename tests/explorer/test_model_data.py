@@ -29,6 +29,8 @@ TOK = Tokenizer()
 def no_learner(monkeypatch):
     """Each test starts with no learner's model (the shipped checkpoint is explored)."""
     monkeypatch.setattr(snapshot, "_learner", None)
+    monkeypatch.setattr(em, "_prefixes", [])  # and no prefix the page asked for yet
+    monkeypatch.setattr(em, "_names", [])
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +150,9 @@ def test_upper_case_is_lowered():
     "prefix, message",
     [
         ("em3", "only the letters a-z: '3' is not one"),
-        ("é", "only the letters a-z: 'é' is not one"),
+        ("é", "only the letters a-z: 'é' \\(a letter with an accent\\) is not one"),
+        ("em ma", "Type only the letters a-z: ' ' \\(a space\\) is not one"),
+        ("anne-marie", "Type only the letters a-z: '-' \\(a hyphen\\) is not one"),
         ("a" * 16, "at most 15 letters"),
         (7, "must be text"),
     ],
@@ -294,3 +298,50 @@ def test_a_model_of_another_vocabulary_needs_its_tokenizer():
     assert view["symbols"] == ["a", "b", "."] and view["model"]["source"] == "checkpoint"
     with pytest.raises(ValueError, match="only the symbols 'ab': 'c' is not one"):
         em.forward_view("abc", ours)
+
+
+# -- while a training cell runs: the views a snapshot carries -------------------------------
+
+
+def test_a_snapshot_carries_the_views_the_page_asked_for_of_the_model_being_trained():
+    model, losses = init_gpt(seed=3), [3.3]
+    assert "views" not in snapshot.snapshot(model, 1, 10, losses).to_json()  # nothing asked yet
+    em.forward_view("EMM")  # the page's questions (no model given): watched
+    em.backward_view("ann", 1)
+    em.forward_view("x", model)  # a question with a model of its own is not the page's
+    losses.append(3.2)
+    data = snapshot.snapshot(model, 2, 10, losses).to_json()
+    (forward,) = data["views"]["forward"]
+    want = em.forward_view("emm", model)
+    assert forward["prefix"] == "emm" and forward["positions"] == want["positions"]
+    assert forward["model"]["source"] == "trained" and forward["model"]["steps"] == 2
+    (backward,) = data["views"]["backward"]
+    assert backward["asked_position"] == 1 and backward["position"] == 1
+    assert backward["contributions"] == em.backward_view("ann", 1, model)["contributions"]
+    assert backward["loss"] == em.backward_view("ann", 1, model)["loss"]
+
+
+def test_only_the_last_few_questions_are_watched():
+    for prefix in ("a", "b", "c", "d", "b"):
+        em.forward_view(prefix)
+    data = snapshot.snapshot(init_gpt(seed=0), 1, 2, [3.3]).to_json()
+    assert [v["prefix"] for v in data["views"]["forward"]] == ["c", "d", "b"]
+
+
+def test_a_saved_model_comes_back_as_the_learners_model():
+    assert em.saved_model() is None  # no learner's model: nothing to keep
+    model = init_gpt(seed=4)
+    snapshot.snapshot(model, 3, 3, [3.3, 3.1, 3.0])
+    saved = em.saved_model()
+    assert saved["trained"] == 3 and saved["losses"] == [3.3, 3.1, 3.0]
+    want = em.forward_view("emm")["positions"][-1]["probs"]
+    snapshot._learner = None  # a new visit: a fresh Python
+    assert em.model_info()["source"] == "checkpoint"
+    shot = em.restore_model(saved)
+    assert shot["model"]["source"] == "trained" and shot["model"]["steps"] == 3
+    assert shot["losses"] == [3.3, 3.1, 3.0]
+    view = em.forward_view("emm")
+    assert view["model"]["steps"] == 3
+    assert view["positions"][-1]["probs"] == pytest.approx(want, abs=1e-6)
+    with pytest.raises(ValueError, match="not a model the model explorer saved"):
+        em.restore_model({"weights": []})
