@@ -14,6 +14,7 @@ import json
 import shutil
 import subprocess
 import threading
+import traceback
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -53,6 +54,10 @@ const unwrap = (reply) => {{
 }};
 window.modelCalls = [];
 window.delays = {{}}; // prefix -> ms: a test makes one reply slow, to overtake it
+// window.hold(): Python is busy (a training cell runs): calls wait, unasked, for release().
+let held = null;
+window.hold = () => {{ let release; held = new Promise((done) => (release = done)); window.release = () => {{ held = null; release(); }}; }};
+const free = async () => {{ while (held) await held; }};
 window.shownHistory = [];
 new MutationObserver(() => {{
   const shown = document.querySelector("[data-gpt-explorer]").dataset.shown;
@@ -61,13 +66,25 @@ new MutationObserver(() => {{
 const engine = {{
   forward: async (prefix) => {{
     window.modelCalls.push(["forward", prefix]);
+    await free();
     const reply = await window.pyForward(prefix);
     await new Promise((done) => setTimeout(done, window.delays[prefix] ?? 0));
     return unwrap(reply);
   }},
   backward: async (name, position) => {{
     window.modelCalls.push(["backward", name, position]);
+    await free();
     return unwrap(await window.pyBackward(name, position));
+  }},
+  save: async () => {{
+    window.modelCalls.push(["save"]);
+    await free();
+    return unwrap(await window.pySave());
+  }},
+  restore: async (saved) => {{
+    window.modelCalls.push(["restore"]);
+    await free();
+    return unwrap(await window.pyRestore(saved));
   }},
   onModel: (listener) => {{ listeners.add(listener); return () => listeners.delete(listener); }},
   lastModel: () => window.lastModel ?? null, // a test sets it before the page's scripts run
@@ -90,13 +107,14 @@ def bundle_model_explorer(out: Path) -> Path:
 
 
 def _replying(function):
-    """A Python function as the page calls it: {ok, value} or {ok: false, message}."""
+    """A Python function as the page calls it: {ok, value} or {ok: false, message}, whose
+    message is the whole traceback, as Pyodide's PythonError has it."""
 
     def reply(*args):
         try:
             return {"ok": True, "value": json.loads(json.dumps(function(*args)))}
-        except ValueError as exc:
-            return {"ok": False, "message": str(exc)}
+        except ValueError:
+            return {"ok": False, "message": traceback.format_exc()}
 
     return reply
 
@@ -116,9 +134,13 @@ def model_harness_url(tmp_path_factory):
     server.server_close()
 
 
-def open_harness(page, harness, forward, backward, *, prefix="emm", views="all", seed=7):
-    """Open the harness page, whose engine `forward` and `backward` answer; returns the page.
-    `window.delays[prefix] = ms` in the page holds back one forward reply."""
+def open_harness(
+    page, harness, forward, backward, *, prefix="emm", views="all", seed=7, save=None, restore=None
+):
+    """Open the harness page, whose engine `forward` and `backward` answer (and `save` and
+    `restore`, which keep a trained model); returns the page. `window.delays[prefix] = ms`
+    in the page holds back one forward reply; `window.hold()` every call, until
+    `window.release()`."""
     url, folder = harness
     name = f"model-{abs(hash((prefix, views, seed)))}.html"
     (folder / name).write_text(PAGE.format(prefix=prefix, views=views, seed=seed), encoding="utf-8")
@@ -127,6 +149,8 @@ def open_harness(page, harness, forward, backward, *, prefix="emm", views="all",
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         page.expose_function("pyForward", _replying(forward))
         page.expose_function("pyBackward", _replying(backward))
+        page.expose_function("pySave", _replying(save or (lambda: None)))
+        page.expose_function("pyRestore", _replying(restore or (lambda saved: None)))
     page.set_default_timeout(20_000)
     page.goto(url + name)
     return page

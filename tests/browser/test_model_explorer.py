@@ -15,7 +15,10 @@ import re
 
 import pytest
 
-from explorer.model import backward_view, forward_view
+import engine.snapshot
+import explorer.model
+from engine.gpt import init_gpt
+from explorer.model import backward_view, forward_view, restore_model, saved_model
 from tests.browser.helpers import editor_text, set_code, wait_state
 from tests.browser.model_harness import ROOT, model_harness_url, open_harness  # noqa: F401
 
@@ -23,8 +26,13 @@ READY = "[data-gpt-explorer][data-state=ready]"
 
 
 @pytest.fixture
-def explorer_page(page, model_harness_url):  # noqa: F811
-    """Open the harness page with the given prefix, views and seed; waits until drawn."""
+def explorer_page(page, model_harness_url, monkeypatch):  # noqa: F811
+    """Open the harness page with the given prefix, views and seed; waits until drawn.
+    The page's Python is this process: its learner's model and watched prefixes are put
+    back as they were after the test."""
+    monkeypatch.setattr(engine.snapshot, "_learner", None)
+    monkeypatch.setattr(explorer.model, "_prefixes", [])
+    monkeypatch.setattr(explorer.model, "_names", [])
     opened = []
 
     def open_(prefix="emm", views="all", seed=7, wait=True):
@@ -36,6 +44,8 @@ def explorer_page(page, model_harness_url):  # noqa: F811
             prefix=prefix,
             views=views,
             seed=seed,
+            save=saved_model,
+            restore=restore_model,
         )
         opened.append(page)
         if wait:
@@ -257,7 +267,7 @@ def test_a_bad_prefix_says_what_to_type(explorer_page):
     shown(page, "em3", state="error")
     with pytest.raises(ValueError) as python:
         forward_view("em3")
-    status = page.inner_text("[data-gpt-explorer] .gm-status")
+    status = page.inner_text("[data-gpt-explorer] [data-role=error]")
     assert "'3'" in status and status in str(python.value)
     assert page.get_attribute("input[data-role=prefix]", "aria-invalid") == "true"
     page.keyboard.press("Backspace")
@@ -487,6 +497,175 @@ def test_training_snapshots_draw_the_curve_and_ask_for_the_new_model(explorer_pa
     shown(page, "emm")
 
 
+FORWARD_VIEWS = ("embeddings", "attention", "residual", "probs")
+
+
+def stale(page):
+    """{view: its data-stale} of every view but the training one ("" when it is current)."""
+    return page.eval_on_selector_all(
+        "[data-view]:not([data-view=training])",
+        "vs => Object.fromEntries(vs.map(v => [v.dataset.view, v.dataset.stale ?? '']))",
+    )
+
+
+def test_while_a_cell_trains_every_view_follows_the_model_and_a_new_prefix_waits(explorer_page):
+    page = explorer_page(prefix="emm")
+    page.evaluate("window.hold()")  # a training cell runs from now on: Python answers nothing
+    model, losses = init_gpt(seed=5), [3.3] * 25
+    # The page asked for "emm": the snapshot carries its views of the model being trained.
+    shot = engine.snapshot.snapshot(model, 25, 100, losses).to_json()
+    page.evaluate("s => window.pushModel(s)", shot)
+    page.wait_for_function(
+        "document.querySelector('[data-role=model]').textContent.includes('trained 25 steps')"
+    )
+    want = forward_view("emm", model)
+    assert dict(probs_shown(page)) == pytest.approx(
+        dict(zip(want["symbols"], want["positions"][-1]["probs"])), abs=1e-12
+    )
+    rows = json.loads(page.get_attribute("[data-head='3']", "data-weights"))
+    assert rows == [pytest.approx(p["heads"][3], abs=1e-12) for p in want["positions"]]
+    norms = dict(
+        page.eval_on_selector_all(
+            "[data-matrix]", "els => els.map(e => [e.dataset.matrix, Number(e.dataset.norm)])"
+        )
+    )
+    back = backward_view("emm", None, model)
+    assert norms == pytest.approx({m["name"]: m["norm"] for m in back["matrices"]}, rel=1e-9)
+    assert set(stale(page).values()) == {""}
+    # A prefix typed meanwhile waits for Python, and says so on every view.
+    page.fill("input[data-role=prefix]", "zo")
+    assert set(stale(page).values()) == {"waiting"}
+    for view in (*FORWARD_VIEWS, "backward"):
+        assert "Waiting for Python" in page.inner_text(f"[data-view={view}] [data-role=waiting]")
+    losses += [3.0] * 25
+    page.evaluate(
+        "s => window.pushModel(s)", engine.snapshot.snapshot(model, 50, 100, losses).to_json()
+    )
+    assert "Step 50 of 100" in page.inner_text("[data-role=training-status]")
+    assert set(stale(page).values()) == {"waiting"}  # "emm"'s views never go under "zo"
+    page.evaluate("window.release()")  # the cell ends: Python answers "zo", with the model
+    shown(page, "zo")
+    assert set(stale(page).values()) == {""}
+    assert "trained 50 steps" in page.inner_text("[data-role=model]")
+    want = forward_view("zo", model)
+    assert dict(probs_shown(page)) == pytest.approx(
+        dict(zip(want["symbols"], want["positions"][-1]["probs"])), abs=1e-12
+    )
+
+
+def test_a_prefix_with_a_space_a_hyphen_or_an_accent_says_in_one_line_what_to_type(explorer_page):
+    page = explorer_page(prefix="emm")
+    for text in ("em ma", "anne-marie", "zoé"):
+        page.fill("input[data-role=prefix]", text)
+        page.wait_for_selector("[data-gpt-explorer][data-state=error]", state="attached")
+        message = page.inner_text("[data-gpt-explorer] [data-role=error]")
+        with pytest.raises(ValueError) as python:
+            forward_view(text)
+        assert message == str(python.value)  # Python's own words, one line, no traceback
+        assert message.startswith("Type only the letters a-z: ") and "\n" not in message
+        assert page.get_attribute("input[data-role=prefix]", "aria-invalid") == "true"
+        assert set(stale(page).values()) == {"invalid"}
+        assert not page.locator("[data-role=probs]").is_visible()  # no bars of another prefix
+    page.fill("input[data-role=prefix]", "emma")
+    shown(page, "emma")
+    assert not page.locator("[data-role=error]").is_visible()
+    assert set(stale(page).values()) == {""}
+    assert page.locator("[data-role=probs]").is_visible()
+
+
+def test_a_reply_of_python_that_is_a_traceback_shows_only_its_last_line(explorer_page):
+    page = explorer_page(prefix="emm")
+    page.fill("input[data-role=prefix]", "a" * 16)  # too long: Python says so
+    shown(page, "a" * 16, state="error")
+    message = page.inner_text("[data-gpt-explorer] [data-role=error]")
+    assert message.startswith("at most 15 letters") and "Traceback" not in message
+
+
+def test_the_attention_maps_column_labels_do_not_overlap(explorer_page):
+    page = explorer_page(prefix="emmanuel")
+    boxes = page.eval_on_selector_all(
+        "[data-head] .gm-collabel",
+        """ls => ls.map(l => {
+          const r = document.createRange();
+          r.selectNodeContents(l);
+          const b = r.getBoundingClientRect();
+          return [l.closest('[data-head]').dataset.head, b.left, b.right];
+        })""",
+    )
+    assert len(boxes) == 4 * 9
+    for head in "0123":
+        row = [b for b in boxes if b[0] == head]
+        for (_, _, right), (_, left, _) in zip(row, row[1:]):
+            assert right <= left  # each label ends before the next one starts
+    texts = page.eval_on_selector_all(
+        "[data-head='0'] .gm-collabel", "ls => ls.map(l => l.textContent)"
+    )
+    assert [t.split() for t in texts][:3] == [["0", "."], ["1", "e"], ["2", "m"]]
+
+
+def test_sample_never_extends_a_name_it_has_finished(explorer_page):
+    page = explorer_page(prefix="olivia", seed=1)
+    page.focus("input[data-role=temperature]")
+    for _ in range(9):
+        page.keyboard.press("ArrowLeft")  # T = 0.1: the end of the name is all but certain
+    page.click("[data-action=sample]")
+    drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+    assert drawn["symbol"] == "." and drawn["prefix"] == "olivia"
+    assert "finished" in page.inner_text("[data-view=probs] [role=status]")
+    button = page.locator("[data-action=sample]")
+    assert button.inner_text() == "Start a new name"
+    button.click()  # never "olivia" and one more letter: a new name starts
+    shown(page, "")
+    assert page.input_value("input[data-role=prefix]") == ""
+    assert json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample")) == drawn
+    assert button.inner_text() == "Sample the next symbol"
+    button.click()
+    drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+    assert drawn["prefix"] == ""
+    shown(page, drawn["symbol"])
+
+
+def test_a_trained_model_is_kept_for_the_next_visit(explorer_page):
+    page = explorer_page(prefix="emm")
+    unload = """() => { const e = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(e); return e.defaultPrevented; }"""
+    assert not page.evaluate(unload)  # nothing trained: leave freely
+    page.evaluate("window.hold()")
+    model = init_gpt(seed=6)
+    shot = engine.snapshot.snapshot(model, 3, 3, [3.3, 3.1, 3.0]).to_json()
+    page.evaluate("s => window.pushModel(s)", shot)
+    page.wait_for_function("window.modelCalls.some(([kind]) => kind === 'save')")
+    assert page.evaluate(unload)  # a trained model not kept yet: the browser asks first
+    page.evaluate("window.release()")
+    page.wait_for_function("!!localStorage.getItem('course:model-explorer:trained')")
+    assert not page.evaluate(unload)  # kept: nothing is lost by leaving
+    want = forward_view("emm", model)
+    # The next visit: a fresh Python, without the model; the page offers it back.
+    engine.snapshot._learner = None
+    page.reload()
+    shown(page, "emm")
+    assert "the checkpoint shipped" in page.inner_text("[data-role=model]")
+    offer = page.locator("[data-role=restore-offer]")
+    assert "trained 3 steps" in offer.inner_text()
+    offer.locator("[data-action=restore]").click()
+    page.wait_for_function(
+        "document.querySelector('[data-role=model]').textContent.includes('your model, trained 3 steps')"
+    )
+    shown(page, "emm")
+    assert dict(probs_shown(page)) == pytest.approx(
+        dict(zip(want["symbols"], want["positions"][-1]["probs"])), abs=1e-6
+    )
+    assert not offer.is_visible()
+    assert "Step 3 of 3" in page.inner_text("[data-role=training-status]")
+    # Forget it: the next visit offers nothing.
+    engine.snapshot._learner = None
+    page.reload()
+    shown(page, "emm")
+    page.locator("[data-role=restore-offer] [data-action=forget]").click()
+    assert page.evaluate("localStorage.getItem('course:model-explorer:trained')") is None
+    assert not offer.is_visible()
+
+
 # -- the built site: Pyodide in the course worker --------------------------------------------
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -564,7 +743,8 @@ def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course
     assert "the checkpoint shipped with the course" in page.inner_text("[data-role=model]")
     index = page.locator("[data-cell]", has_text="STEPS = 100").first.get_attribute("data-cell")
     block = page.locator(f"[data-cell='{index}']")  # found once: its text is about to change
-    set_code(block, editor_text(block).replace("STEPS = 100 ", "STEPS = 400 "))
+    # Long enough to be still running when Stop is pressed below.
+    set_code(block, editor_text(block).replace("STEPS = 100 ", "STEPS = 1000 "))
     block.locator("[data-action=run]").click()
     page.wait_for_function(
         "() => Number(document.querySelector('[data-gpt-explorer]').dataset.trainingStep) > 0",
@@ -577,13 +757,27 @@ def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course
         timeout=120_000,
     )  # a later snapshot: the curve has grown
     assert page.locator("[data-view=training] polyline").get_attribute("points").count(",") > points
+    # Every view follows the model being trained, while the cell still runs.
+    step = int(explorer.get_attribute("data-training-step"))
+    assert f"your model, trained {step} steps in this tab" in page.inner_text("[data-role=model]")
+    assert explorer.get_attribute("data-shown") == "emm"
+    assert page.locator("[data-view] [data-matrix]").count() > 0
+    assert block.get_attribute("data-state") == "running"
+    # A prefix typed meanwhile waits for Python, and says so; it never shows "emm"'s views.
+    page.fill("input[data-role=prefix]", "zo")
+    assert page.get_attribute("[data-view=probs]", "data-stale") == "waiting"
+    assert "Waiting for Python" in page.inner_text("[data-view=probs] [data-role=waiting]")
     block.locator("[data-action=stop]").click()
     wait_state(block, ("idle", "done", "error"), timeout=30)
-    page.wait_for_function(
-        "() => document.querySelector('[data-role=model]').textContent.includes('your model')",
-        timeout=60_000,
+    page.wait_for_selector(
+        "[data-gpt-explorer][data-state=ready][data-shown='zo']", state="attached", timeout=60_000
     )
     assert re.search(
         r"your model, trained \d+ steps in this tab", page.inner_text("[data-role=model]")
     )
-    page.wait_for_selector(READY)
+    assert page.get_attribute("[data-view=probs]", "data-stale") is None
+    # The trained model is kept in the browser for the next visit.
+    page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('course:model-explorer:trained'))?.saved.trained > 0",
+        timeout=30_000,
+    )

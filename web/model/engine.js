@@ -8,6 +8,7 @@ const OWNER = { label: "the model explorer" }; // what a cell queued behind it s
 
 /** An engine backed by the page's PythonClient (web/client.js): forward(prefix),
  *  backward(name, position) resolve with explorer.model's dicts or reject with its message;
+ *  save() with the learner's model to keep (or null), restore(saved) with its snapshot;
  *  onModel(listener) hears every snapshot a training cell shows; lastModel() is the latest
  *  one, or null (none yet, or Python restarted since). */
 export function workerEngine(client) {
@@ -19,7 +20,7 @@ export function workerEngine(client) {
     loading = client
       .run({
         ns: NAMESPACE,
-        code: "from explorer.model import backward_view, forward_view",
+        code: "from explorer.model import backward_view, forward_view, restore_model, saved_model",
         filename: "<model explorer>",
         timeLimit: 120,
         owner: OWNER,
@@ -39,6 +40,8 @@ export function workerEngine(client) {
   return {
     forward: (prefix) => call("forward_view", [prefix]),
     backward: (name, position) => call("backward_view", position === null ? [name] : [name, position]),
+    save: () => call("saved_model", []),
+    restore: (saved) => call("restore_model", [saved]),
     onModel: (listener) => client.onModel?.(listener) ?? (() => {}),
     lastModel: () => client.lastModel ?? null,
     boot: () => client.boot(),

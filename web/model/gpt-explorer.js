@@ -16,6 +16,7 @@
 import { el } from "../explorer/dom.js";
 import { Heatmap, TextAlternative, legend, lossCurve, numberTable } from "./charts.js";
 import { workerEngine } from "./engine.js";
+import { keeperFor } from "./keep.js";
 import { drawIndex, filterProbs, fmt, largestMagnitude, seededUniform, softmaxAt } from "./math.js";
 
 export const VIEWS = ["embeddings", "attention", "residual", "probs", "backward", "training"];
@@ -116,6 +117,10 @@ export class ModelExplorer {
     this.uniform = root.dataset.seed ? seededUniform(Number(root.dataset.seed)) : Math.random;
     this.timer = null;
     this.latest = new Latest((wish, isLatest) => this.compute(wish, isLatest));
+    this.keeper = keeperFor(engine);
+    this.offered = false; // the model kept from an earlier visit was offered once
+    this.finished = null; // the name Sample ended with BOS: never extended
+    this.drawn = { forward: null, backward: null }; // what the views show (keys of wishes)
     this.build();
     this.offModel = engine.onModel((data) => {
       if (!root.isConnected) {
@@ -155,10 +160,13 @@ export class ModelExplorer {
       autocapitalize: "none",
       spellcheck: "false",
       maxlength: "32",
-      "aria-describedby": this.id("prefix-help"),
+      "aria-describedby": `${this.id("prefix-help")} ${this.id("error")}`,
     });
     this.input.addEventListener("input", () => this.typed());
+    this.error = el("p", { class: "gm-error", "data-role": "error", id: this.id("error"), role: "alert" });
+    this.error.hidden = true;
     this.modelLine = el("p", { class: "gm-model", "data-role": "model" });
+    this.offer = this.buildOffer();
     this.status = el("p", { class: "gm-status", role: "status", "aria-live": "polite" });
     this.status.textContent = "Starting Python, which computes the model's numbers…";
     const controls = el(
@@ -175,9 +183,12 @@ export class ModelExplorer {
           text: "letters a-z; the model reads BOS, then these",
         }),
       ),
+      this.error,
       this.modelLine,
+      this.offer,
       this.status,
     );
+    this.sections = new Map();
     const sections = [];
     if (this.has("embeddings")) sections.push(this.buildEmbeddings());
     if (this.has("attention")) sections.push(this.buildAttention());
@@ -189,9 +200,64 @@ export class ModelExplorer {
     this.root.append(controls, ...sections);
   }
 
+  /** The offer of a model trained on an earlier visit and kept in this browser (keep.js). */
+  buildOffer() {
+    const restore = el("button", { type: "button", class: "md-button gm-button", "data-action": "restore" });
+    restore.textContent = "Use it again";
+    const forget = el("button", { type: "button", class: "md-button gm-button", "data-action": "forget" });
+    forget.textContent = "Forget it";
+    this.offerText = el("span");
+    const offer = el(
+      "p",
+      { class: "gm-offer", "data-role": "restore-offer" },
+      this.offerText,
+      " ",
+      restore,
+      " ",
+      forget,
+    );
+    offer.hidden = true;
+    restore.addEventListener("click", () => this.restoreKept());
+    forget.addEventListener("click", () => {
+      this.keeper.forget();
+      offer.hidden = true;
+      this.input.focus();
+    });
+    return offer;
+  }
+
+  /** Offer the kept model, once, when the tab's Python has no trained model of its own. */
+  offerKept(model) {
+    if (this.offered || model?.source === "trained") {
+      if (model?.source === "trained") this.offer.hidden = true;
+      return;
+    }
+    this.offered = true;
+    const kept = this.keeper.stored();
+    if (!kept) return;
+    const steps = Number(kept.saved.trained).toLocaleString("en-US");
+    const when = new Date(kept.at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+    this.offerText.textContent = `Your model, trained ${steps} steps (kept in this browser on ${when}), is not in this tab's Python: use it again in the views?`;
+    this.offer.hidden = false;
+  }
+
+  async restoreKept() {
+    this.offer.hidden = true;
+    this.status.textContent = "Bringing your model back into Python…";
+    try {
+      const shot = await this.keeper.restore();
+      if (shot) this.snapshot(shot);
+      this.input.focus();
+    } catch (err) {
+      this.refused(`Your kept model could not be used: ${messageOf(err)}`, this.input.value);
+    }
+  }
+
   section(view, title, what, question) {
     const heading = this.id(`${view}-title`);
     const body = el("div", { class: "gm-body" });
+    const note = el("p", { class: "gm-wait", "data-role": "waiting" });
+    note.hidden = true;
     const node = el(
       "section",
       { class: "gm-view", "data-view": view, "aria-labelledby": heading },
@@ -208,8 +274,10 @@ export class ModelExplorer {
           ),
         ),
       el("p", { class: "gm-question" }, el("strong", { text: "A question to answer with it. " }), question),
+      note,
       body,
     );
+    this.sections.set(view, { node, note });
     return { node, body };
   }
 
@@ -351,7 +419,9 @@ export class ModelExplorer {
       "data-action": "sample",
       text: "Sample the next symbol",
     });
-    this.sampleButton.addEventListener("click", () => this.sample());
+    this.sampleButton.addEventListener("click", () =>
+      this.finished === null ? this.sample() : this.newName(),
+    );
     this.sampleNote = el("p", { class: "gm-sample-note", role: "status", "aria-live": "polite" });
     this.probsCaption = el("p", { class: "gm-caption", id: this.id("probs-caption") });
     this.probs = el("ol", {
@@ -594,10 +664,94 @@ export class ModelExplorer {
    *  it runs are asked for together, as the newest prefix (Latest). */
   typed() {
     if (this.sampleNote) this.sampleNote.textContent = ""; // it spoke of the old prefix
+    this.finish(null);
+    const problem = this.problem(this.input.value);
+    if (problem) {
+      // A symbol the model does not know: no need to ask Python, nothing to draw.
+      this.latest.request(undefined);
+      this.refused(problem, this.input.value);
+      return;
+    }
     this.refresh();
   }
 
-  refresh() {
+  /** Why the model cannot read `text` (Python's words, explorer.model), or null. Known
+   *  once Python has answered once: its symbols and its block size. */
+  problem(text) {
+    const data = this.forwardData;
+    if (!data) return null;
+    const known = data.symbols.filter((_, i) => i !== this.bosId());
+    const letters = [...text.trim().toLowerCase()];
+    const bad = letters.find((ch) => !known.includes(ch));
+    if (bad !== undefined) {
+      const alphabet = known.join("") === "abcdefghijklmnopqrstuvwxyz";
+      const allowed = alphabet ? "the letters a-z" : `the symbols ${pyRepr(known.join(""))}`;
+      return `Type only ${allowed}: ${named(bad)} is not one`;
+    }
+    return null;
+  }
+
+  /** The wishes the views are drawn from: the forward views' prefix, the backward's name. */
+  keys() {
+    const norm = (text) => text.trim().toLowerCase();
+    return {
+      forward: norm(this.input.value),
+      backward: `${norm(this.name ?? this.input.value)}|${this.position ?? ""}`,
+    };
+  }
+
+  /** Mark each view whose drawing is not of the wish now: "waiting" (for Python) or
+   *  "invalid" (the input cannot be read); unmark the others. */
+  markStale(kind = "waiting") {
+    const keys = this.keys();
+    for (const [view, { node, note }] of this.sections) {
+      if (view === "training") continue;
+      const part = view === "backward" ? "backward" : "forward";
+      const current = kind !== "invalid" && this.drawn[part] === keys[part];
+      if (current) {
+        delete node.dataset.stale;
+        note.hidden = true;
+        continue;
+      }
+      node.dataset.stale = kind;
+      note.hidden = false;
+      note.textContent =
+        kind === "invalid"
+          ? "Nothing to show: the model cannot read what is typed above (see the message under it)."
+          : "Waiting for Python… (a running cell goes first): this view still shows the model's " +
+            "answer for the earlier input, and redraws as soon as Python is free.";
+    }
+  }
+
+  /** Python, or the page, refused the input: say why in one line, and clear the views. */
+  refused(message, prefix) {
+    clearTimeout(this.waiting);
+    this.error.textContent = message;
+    this.error.hidden = false;
+    this.input.setAttribute("aria-invalid", "true");
+    this.status.textContent = "";
+    this.root.dataset.state = "error";
+    this.root.dataset.shown = prefix;
+    this.markStale("invalid");
+  }
+
+  accepted() {
+    this.error.hidden = true;
+    this.error.textContent = "";
+    this.input.removeAttribute("aria-invalid");
+  }
+
+  /** Ask Python again. `quiet`: the views are current (a training snapshot drew them);
+   *  the answer only confirms them, so nothing is marked as waiting. */
+  refresh({ quiet = false } = {}) {
+    this.prefix = this.input.value;
+    if (this.nameInput && this.name === null) this.nameInput.value = this.prefix;
+    const wish = { prefix: this.prefix, name: this.name ?? this.prefix, position: this.position };
+    if (quiet) {
+      this.latest.request(wish);
+      return;
+    }
+    this.markStale();
     clearTimeout(this.waiting);
     // A running cell goes first in the worker's queue: say so if the answer takes a while.
     this.waiting = setTimeout(() => {
@@ -605,10 +759,8 @@ export class ModelExplorer {
         this.status.textContent =
           "Waiting for Python: the views redraw as soon as it is free (a running cell goes first).";
     }, 1500);
-    this.prefix = this.input.value;
-    if (this.nameInput && this.name === null) this.nameInput.value = this.prefix;
     this.root.dataset.state = "busy";
-    this.latest.request({ prefix: this.prefix, name: this.name ?? this.prefix, position: this.position });
+    this.latest.request(wish);
   }
 
   async compute({ prefix, name, position }, isLatest) {
@@ -622,6 +774,7 @@ export class ModelExplorer {
       if (forward) {
         const data = await forward;
         if (!isLatest()) return;
+        this.accepted();
         this.drawForward(data, prefix);
         this.root.dispatchEvent(
           new CustomEvent("gpt-explorer:forward", { bubbles: true, detail: { prefix } }),
@@ -637,7 +790,12 @@ export class ModelExplorer {
           this.backwardError(name, err);
         }
         if (!isLatest()) return;
-        if (data) this.drawBackward(data);
+        if (data) this.drawBackward(data, position);
+        else {
+          // Its message is the view's: the view is current, with nothing to draw.
+          this.drawn.backward = `${name.trim().toLowerCase()}|${position ?? ""}`;
+          this.markStale();
+        }
       }
       this.retried = false;
       this.root.dataset.state = "ready";
@@ -651,10 +809,7 @@ export class ModelExplorer {
         this.refresh();
         return;
       }
-      this.root.dataset.state = "error";
-      this.root.dataset.shown = prefix;
-      this.status.textContent = messageOf(err);
-      this.input.setAttribute("aria-invalid", "true");
+      this.refused(messageOf(err), prefix);
     }
   }
 
@@ -664,9 +819,11 @@ export class ModelExplorer {
     return this.forwardData?.tokens[position]?.symbol ?? String(position);
   }
 
-  drawForward(data, prefix) {
+  drawForward(data) {
     this.forwardData = data;
-    this.input.removeAttribute("aria-invalid");
+    this.drawn.forward = data.prefix;
+    this.markStale();
+    this.offerKept(data.model);
     const model = describeModel(data.model);
     this.modelLine.textContent = `Model in use: ${model}.`;
     const letters = data.tokens.length - 1; // what the model read, not what was typed
@@ -721,7 +878,9 @@ export class ModelExplorer {
       const w = data.positions.map((p) => p.heads[h]);
       weights.push(w);
       this.headMaps[h].box.dataset.weights = JSON.stringify(w);
-      this.headMaps[h].map.update(w, { rowLabels: rows, colLabels: rows, top: 1 });
+      // A key's column is one cell wide: its position and its symbol, one over the other.
+      const cols = data.tokens.map((t, i) => `${i}\n${t.symbol}`);
+      this.headMaps[h].map.update(w, { rowLabels: rows, colLabels: cols, top: 1 });
     }
     this.attTables.set(() =>
       weights.map((w, h) =>
@@ -844,12 +1003,29 @@ export class ModelExplorer {
     this.root.dataset.lastSample = JSON.stringify({ symbol, p, prefix: data.prefix });
     const pct = `${(p * 100).toFixed(1)}%`;
     if (i === this.bosId()) {
-      this.sampleNote.textContent = `Drew ${symbol} (BOS), the end of a name (probability ${pct}): the name "${data.prefix}" is finished, nothing appended. Clear the Prefix box to start a new name.`;
+      this.sampleNote.textContent = `Drew ${symbol} (BOS), the end of a name (probability ${pct}): the name "${data.prefix}" is finished, nothing appended. Start a new name to sample another.`;
+      this.finish(data.prefix);
       return;
     }
     this.input.value = data.prefix + symbol;
     this.refresh();
     this.sampleNote.textContent = `Drew ${symbol} (probability ${pct}) and appended it.`;
+  }
+
+  /** The name is finished: Sample becomes "Start a new name" until the prefix changes. */
+  finish(name) {
+    this.finished = name;
+    if (name === null) delete this.root.dataset.finished;
+    else this.root.dataset.finished = name;
+    if (this.sampleButton)
+      this.sampleButton.textContent = name === null ? "Sample the next symbol" : "Start a new name";
+  }
+
+  /** After a finished name: an empty prefix, from which Sample draws a new name's first letter. */
+  newName() {
+    this.input.value = "";
+    this.typed();
+    this.sampleNote.textContent = "A new name: Sample draws its first letter.";
   }
 
   // -- backward -----------------------------------------------------------------------------
@@ -863,13 +1039,15 @@ export class ModelExplorer {
     this.gradTables.set(() => []);
   }
 
-  drawBackward(data) {
+  drawBackward(data, position) {
+    this.drawn.backward = `${data.name}|${position ?? ""}`;
+    this.markStale();
     const symbols = data.tokens?.map((t) => t.symbol) ?? [];
     if (!this.forwardViews()) {
       // No forward view says which model this is: the backward view does.
       this.modelLine.textContent = `Model in use: ${describeModel(data.model)}.`;
       this.status.textContent = `Showing the gradients of "${data.name}".`;
-      this.input.removeAttribute("aria-invalid");
+      this.accepted();
     }
     const n = data.losses.length;
     this.lossLine.textContent =
@@ -962,8 +1140,28 @@ export class ModelExplorer {
 
   snapshot(data) {
     if (this.has("training")) this.drawTraining(data);
-    // The model changed: the other views ask again (their call waits for the training run).
-    if (this.views.some((v) => v !== "training")) this.refresh();
+    if (!this.views.some((v) => v !== "training")) return;
+    // The model changed. While a cell trains it, Python answers nothing: the snapshot
+    // carries the views of the prefixes the page asked for last (explorer.model), and the
+    // views that match what is typed are drawn from it. The others wait for Python.
+    if (this.root.dataset.state === "error") return; // nothing to draw for what is typed
+    const keys = this.keys();
+    const forward = this.forwardViews()
+      ? data.views?.forward?.find((view) => view.prefix === keys.forward)
+      : null;
+    const backward = this.has("backward")
+      ? data.views?.backward?.find((view) => `${view.name}|${view.asked_position ?? ""}` === keys.backward)
+      : null;
+    const complete = (!this.forwardViews() || forward) && (!this.has("backward") || backward);
+    if (forward) this.drawForward(forward);
+    if (backward) this.drawBackward(backward, backward.asked_position);
+    if (complete) {
+      this.root.dataset.state = "ready";
+      this.root.dataset.shown = this.input.value;
+    }
+    // Asked again all the same: the answer comes once the cell ends (or after a Stop that
+    // restarted Python, which lost the model); until then the views drawn stay current.
+    this.refresh({ quiet: complete });
   }
 
   drawTraining(data) {
@@ -1024,8 +1222,28 @@ function rowNames(name, rows, symbols) {
   return Array.from({ length: rows }, () => "");
 }
 
-/** The message of an error from Python: its last line, without the exception's type. */
-function messageOf(err) {
+/** The message of an error from Python: the last line of its traceback (Pyodide's error
+ *  message is the whole traceback, file paths and all), without the exception's type. */
+export function messageOf(err) {
   const text = String(err?.message ?? err ?? "something went wrong");
-  return text.replace(/^[A-Za-z]*Error: /, "");
+  const lines = text.split("\n").filter((line) => line.trim());
+  const last = lines.length ? lines[lines.length - 1] : text;
+  return last.replace(/^[A-Za-z_.]*(Error|Exception): /, "");
+}
+
+/** Python's repr of a short text: 'abc' (or "it's" when it holds a '). */
+function pyRepr(text) {
+  return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/'/g, "\\'")}'`;
+}
+
+const NAMED = { " ": "a space", "-": "a hyphen", "'": "an apostrophe", "\t": "a tab" };
+
+/** A symbol for a message, as explorer.model names it: its repr, and what it is in words
+ *  when that is unclear (a space, a hyphen, a letter with an accent). */
+function named(ch) {
+  let words = NAMED[ch];
+  const parts = [...ch.normalize("NFD")];
+  if (!words && parts.length > 1 && parts.slice(1).every((c) => /\p{M}/u.test(c)))
+    words = "a letter with an accent";
+  return words ? `${pyRepr(ch)} (${words})` : pyRepr(ch);
 }
