@@ -3,9 +3,9 @@
 One freshly built site on 127.0.0.1 (cross-origin isolated, as `nox -s serve` does), its
 Model explorer page, the shipped checkpoint. Once Python has drawn the first prefix, the
 benchmark types letters into the prefix box one at a time, waiting for each redraw: the
-clock starts at the box's input event and stops at the explorer's "gpt-explorer:forward"
+clock starts at the box's input event and stops at the explorer's "model-explorer:forward"
 event (embeddings, attention, residual stream and probabilities redrawn) and at its
-"gpt-explorer:drawn" event (the backward view too). The prefix grows to 10 letters and is
+"model-explorer:drawn" event (the backward view too). The prefix grows to 10 letters and is
 cleared again, so the lengths vary. Reports the medians (goal: all views under 100 ms).
 """
 
@@ -32,10 +32,10 @@ PROBE = """
   document.addEventListener("input", (e) => {
     if (e.target.matches?.("input[data-role=prefix]")) window.__typed[e.target.value] = performance.now();
   }, true);
-  document.addEventListener("gpt-explorer:forward", (e) => {
+  document.addEventListener("model-explorer:forward", (e) => {
     window.__forward[e.detail.prefix] ??= performance.now();
   });
-  document.addEventListener("gpt-explorer:drawn", (e) => {
+  document.addEventListener("model-explorer:drawn", (e) => {
     window.__drawn[e.detail.prefix] ??= performance.now();
   });
 })();
@@ -50,7 +50,7 @@ def _measure(page) -> tuple[list[float], list[float]]:
     while typed < LETTERS:
         page.keyboard.press("Control+A")
         page.keyboard.press("Delete")
-        page.wait_for_selector("[data-gpt-explorer][data-state=ready][data-shown='']")
+        page.wait_for_selector("[data-model-explorer][data-state=ready][data-shown='']")
         for i in range(len(WORD)):
             if typed == LETTERS:
                 break
@@ -94,7 +94,7 @@ def run() -> dict:
                 context.add_init_script(PROBE)
                 page = context.new_page()
                 page.goto(f"http://127.0.0.1:{port}/model-explorer/")
-                page.wait_for_selector("[data-gpt-explorer][data-state=ready]", timeout=180_000)
+                page.wait_for_selector("[data-model-explorer][data-state=ready]", timeout=180_000)
                 model = page.inner_text("[data-role=model]")
                 forward, drawn = _measure(page)
                 browser.close()

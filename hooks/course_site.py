@@ -103,7 +103,7 @@ _RUNS_PYTHON = (
     'class="course-cell"',
     'class="course-exercise"',
     "data-explorer",
-    "data-gpt-explorer",
+    "data-model-explorer",
 )
 
 

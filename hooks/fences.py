@@ -7,7 +7,7 @@
       - first hint
       - second hint
 ```explorer           the graph explorer on an expression (hooks/explorer_fence.py)
-```gpt-explorer       the microGPT explorer (hooks/model_fence.py)
+```model-explorer     the model explorer (hooks/model_fence.py)
 ```question           a check for understanding (questions.py, hooks/question_fence.py)
 
 The first two render plain HTML that reads fine without JavaScript (the code in a <pre>);
@@ -24,7 +24,7 @@ from pathlib import Path
 import markdown
 import yaml
 from explorer_fence import explorer_fence
-from model_fence import model_fence
+from model_fence import former_model_fence, model_fence
 from pymdownx.superfences import SuperFencesException
 from question_fence import question_fence
 
@@ -143,5 +143,6 @@ def custom_fences(exercises_dir: Path) -> list[dict]:
         },
         explorer_fence(),
         model_fence(),
+        former_model_fence(),
         question_fence(),
     ]

@@ -134,7 +134,7 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
                 prose.extend(prefix() + s for s in note.split("\n"))
             elif fence["name"] == "explorer":
                 prose.extend(prefix() + s for s in _explorer_note(body.strip()).split("\n"))
-            elif fence["name"] == "gpt-explorer":
+            elif fence["name"] == "model-explorer":
                 prose.extend(prefix() + s for s in _model_explorer_note(line).split("\n"))
             else:
                 prose.extend(prefix() + s for s in [line.strip(), *body.split("\n"), "```"])
@@ -244,7 +244,7 @@ def _model_explorer_note(fence_line: str) -> str:
     return "\n".join(
         "> " + line
         for line in [
-            f"**Model explorer.** On the course site, the lesson page shows the microGPT explorer here{shows},",
+            f"**Model explorer.** On the course site, the lesson page shows the model explorer here{shows},",
             f"starting from the prefix `{prefix}`. It needs the site's JavaScript, so this notebook cannot",
             "show it: open the lesson page, or the site's *Model explorer* page. It works on the",
             "model trained in the site's own Python, never on one trained in this notebook.",

@@ -87,7 +87,7 @@ function mount() {
   showOfflineState(root);
   mountTransfer(root); // the course map's Export my work / Import my work
   mountExplorerPage(root, client, { page });
-  mountModelExplorerPage(root, client); // the microGPT explorer: its own chunk, on demand
+  mountModelExplorerPage(root, client); // the model explorer: its own chunk, on demand
   if (cells.length + exercises.length === 0) return;
   mountStatus(root, client);
   if (exercises.length) scrollToExercise();

@@ -1,6 +1,6 @@
 """The model explorer (web/model/) on a page of its own, without the site or Pyodide.
 
-web/model/gpt-explorer.js is bundled with esbuild as the site bundles it; the page's engine asks
+web/model/model-explorer.js is bundled with esbuild as the site bundles it; the page's engine asks
 this Python process (through Playwright) for `explorer.model.forward_view` and
 `backward_view`, the functions the course worker runs under Pyodide, and a test can hand it
 training snapshots as `client.onModel` would. The tests of the built site with Pyodide are
@@ -26,7 +26,7 @@ _BUNDLE = (
     "const { buildSync } = require('esbuild');"
     "const [src, dst] = process.argv.slice(1);"
     "buildSync({ bundle: true, format: 'esm', logLevel: 'warning',"
-    " entryPoints: { model: src + '/gpt-explorer.js', 'model-style': src + '/model.css' }, outdir: dst });"
+    " entryPoints: { model: src + '/model-explorer.js', 'model-style': src + '/model.css' }, outdir: dst });"
 )
 
 # Material's palette variables, as the site's theme sets them (light, and slate for dark).
@@ -42,7 +42,7 @@ body {{ font-family: sans-serif; margin: 0 8px; color: var(--md-default-fg-color
 </style>
 <link rel="stylesheet" href="model-style.css"></head>
 <body><main class="md-typeset"><h1>Model explorer</h1><h2>Explorer</h2>
-<div class="course-gpt-explorer" data-gpt-explorer data-prefix="{prefix}" data-views="{views}"
+<div class="course-model-explorer" data-model-explorer data-prefix="{prefix}" data-views="{views}"
   data-seed="{seed}"></div></main>
 <script type="module">
 import {{ mountModelExplorers }} from "./model.js";
@@ -60,7 +60,7 @@ window.hold = () => {{ let release; held = new Promise((done) => (release = done
 const free = async () => {{ while (held) await held; }};
 window.shownHistory = [];
 new MutationObserver(() => {{
-  const shown = document.querySelector("[data-gpt-explorer]").dataset.shown;
+  const shown = document.querySelector("[data-model-explorer]").dataset.shown;
   if (shown !== undefined && shown !== window.shownHistory.at(-1)) window.shownHistory.push(shown);
 }}).observe(document.body, {{ subtree: true, attributes: true, attributeFilter: ["data-shown"] }});
 const engine = {{

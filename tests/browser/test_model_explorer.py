@@ -1,4 +1,4 @@
-"""The microGPT explorer (web/model/) in Chromium.
+"""The model explorer (web/model/) in Chromium.
 
 Most tests use a page of its own (model_harness.py) whose numbers come from
 `explorer.model` in this Python process, so each one compares what the page shows with what
@@ -22,7 +22,7 @@ from explorer.model import backward_view, forward_view, restore_model, saved_mod
 from tests.browser.helpers import editor_text, set_code, wait_state
 from tests.browser.model_harness import ROOT, model_harness_url, open_harness  # noqa: F401
 
-READY = "[data-gpt-explorer][data-state=ready]"
+READY = "[data-model-explorer][data-state=ready]"
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def explorer_page(page, model_harness_url, monkeypatch):  # noqa: F811
 def shown(page, prefix, state="ready"):
     """Wait until the explorer has drawn `prefix` (and says `state`)."""
     page.wait_for_selector(
-        f"[data-gpt-explorer][data-state={state}][data-shown='{prefix}']", state="attached"
+        f"[data-model-explorer][data-state={state}][data-shown='{prefix}']", state="attached"
     )
 
 
@@ -153,7 +153,7 @@ def test_sample_appends_a_letter_whose_probability_was_shown(explorer_page):
         before = page.input_value("input[data-role=prefix]")
         bars = dict(probs_shown(page))
         page.click("[data-action=sample]")
-        drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+        drawn = json.loads(page.get_attribute("[data-model-explorer]", "data-last-sample"))
         assert drawn["prefix"] == before
         assert bars[drawn["symbol"]] > 0
         assert drawn["p"] == pytest.approx(bars[drawn["symbol"]], abs=1e-12)
@@ -213,7 +213,7 @@ def test_top_k_and_top_p_cut_the_bars_and_sample_draws_only_what_is_kept(explore
         before = page.input_value("input[data-role=prefix]")
         bars = dict(probs_shown(page))
         page.click("[data-action=sample]")
-        drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+        drawn = json.loads(page.get_attribute("[data-model-explorer]", "data-last-sample"))
         assert bars[drawn["symbol"]] > 0
         assert drawn["p"] == pytest.approx(bars[drawn["symbol"]], abs=1e-12)
         if drawn["symbol"] == ".":
@@ -230,7 +230,7 @@ def test_sampling_replays_with_the_same_seed(explorer_page):
         for _ in range(3):
             before = page.input_value("input[data-role=prefix]")
             page.click("[data-action=sample]")
-            symbol = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))[
+            symbol = json.loads(page.get_attribute("[data-model-explorer]", "data-last-sample"))[
                 "symbol"
             ]
             if symbol == ".":
@@ -252,7 +252,7 @@ def test_a_reply_for_an_older_prefix_never_overwrites_a_newer_one(explorer_page)
     page.keyboard.type("m")  # "emm", asked while "em" is on its way
     shown(page, "emm")
     page.wait_for_timeout(800)  # "em"'s late reply has arrived by now
-    assert page.get_attribute("[data-gpt-explorer]", "data-shown") == "emm"
+    assert page.get_attribute("[data-model-explorer]", "data-shown") == "emm"
     assert "em" not in page.evaluate("window.shownHistory")
     rows = json.loads(page.get_attribute("[data-head='1']", "data-weights"))
     assert len(rows) == 4
@@ -267,7 +267,7 @@ def test_a_bad_prefix_says_what_to_type(explorer_page):
     shown(page, "em3", state="error")
     with pytest.raises(ValueError) as python:
         forward_view("em3")
-    status = page.inner_text("[data-gpt-explorer] [data-role=error]")
+    status = page.inner_text("[data-model-explorer] [data-role=error]")
     assert "'3'" in status and status in str(python.value)
     assert page.get_attribute("input[data-role=prefix]", "aria-invalid") == "true"
     page.keyboard.press("Backspace")
@@ -391,7 +391,7 @@ def test_every_control_and_map_is_reached_and_read_from_the_keyboard(explorer_pa
     assert page.input_value("input[data-role=temperature]") == "0.9"
     tab_to(page, "[data-action=sample]")
     page.keyboard.press("Enter")
-    page.wait_for_selector("[data-gpt-explorer][data-last-sample]")
+    page.wait_for_selector("[data-model-explorer][data-last-sample]")
     tab_to(page, "[data-matrix] .gm-cell")
 
 
@@ -439,7 +439,7 @@ def test_with_only_the_backward_views_the_model_and_the_status_are_said(explorer
     assert page.inner_text("[data-role=model]").startswith(
         "Model in use: the checkpoint shipped with the course"
     )
-    assert page.inner_text("[data-gpt-explorer] .gm-status") == 'Showing the gradients of "emma".'
+    assert page.inner_text("[data-model-explorer] .gm-status") == 'Showing the gradients of "emma".'
     assert page.inner_text("label[for$=prefix]") == "Prefix (also the name below)"
 
 
@@ -458,10 +458,10 @@ def test_the_status_counts_what_the_model_read_and_typing_clears_the_sample_note
     page = explorer_page(prefix="k", seed=3)
     page.fill("input[data-role=prefix]", "Emm ")  # capitals and spaces are not read
     shown(page, "Emm ")
-    status = page.inner_text("[data-gpt-explorer] .gm-status")
+    status = page.inner_text("[data-model-explorer] .gm-status")
     assert status == 'Showing "emm": BOS and 3 letters, 4 positions.'
     page.click("[data-action=sample]")
-    drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+    drawn = json.loads(page.get_attribute("[data-model-explorer]", "data-last-sample"))
     assert drawn["prefix"] == "emm"
     assert page.inner_text("[data-view=probs] [role=status]") != ""
     page.fill("input[data-role=prefix]", "ann")
@@ -488,7 +488,7 @@ def test_training_snapshots_draw_the_curve_and_ask_for_the_new_model(explorer_pa
         "model": forward_view("emm")["model"],
     }
     page.evaluate("s => window.pushModel(s)", snapshot)
-    assert page.get_attribute("[data-gpt-explorer]", "data-training-step") == "40"
+    assert page.get_attribute("[data-model-explorer]", "data-training-step") == "40"
     assert "Step 40 of 200, training loss 2.7" in page.inner_text("[data-role=training-status]")
     assert page.inner_text("[data-role=samples]").split() == ["mara", "kel", "ann"]
     assert page.locator("[data-view=training] polyline").get_attribute("points").count(",") == 4
@@ -557,8 +557,8 @@ def test_a_prefix_with_a_space_a_hyphen_or_an_accent_says_in_one_line_what_to_ty
     page = explorer_page(prefix="emm")
     for text in ("em ma", "anne-marie", "zoé"):
         page.fill("input[data-role=prefix]", text)
-        page.wait_for_selector("[data-gpt-explorer][data-state=error]", state="attached")
-        message = page.inner_text("[data-gpt-explorer] [data-role=error]")
+        page.wait_for_selector("[data-model-explorer][data-state=error]", state="attached")
+        message = page.inner_text("[data-model-explorer] [data-role=error]")
         with pytest.raises(ValueError) as python:
             forward_view(text)
         assert message == str(python.value)  # Python's own words, one line, no traceback
@@ -577,7 +577,7 @@ def test_a_reply_of_python_that_is_a_traceback_shows_only_its_last_line(explorer
     page = explorer_page(prefix="emm")
     page.fill("input[data-role=prefix]", "a" * 16)  # too long: Python says so
     shown(page, "a" * 16, state="error")
-    message = page.inner_text("[data-gpt-explorer] [data-role=error]")
+    message = page.inner_text("[data-model-explorer] [data-role=error]")
     assert message.startswith("at most 15 letters") and "Traceback" not in message
 
 
@@ -609,7 +609,7 @@ def test_sample_never_extends_a_name_it_has_finished(explorer_page):
     for _ in range(9):
         page.keyboard.press("ArrowLeft")  # T = 0.1: the end of the name is all but certain
     page.click("[data-action=sample]")
-    drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+    drawn = json.loads(page.get_attribute("[data-model-explorer]", "data-last-sample"))
     assert drawn["symbol"] == "." and drawn["prefix"] == "olivia"
     assert "finished" in page.inner_text("[data-view=probs] [role=status]")
     button = page.locator("[data-action=sample]")
@@ -617,10 +617,10 @@ def test_sample_never_extends_a_name_it_has_finished(explorer_page):
     button.click()  # never "olivia" and one more letter: a new name starts
     shown(page, "")
     assert page.input_value("input[data-role=prefix]") == ""
-    assert json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample")) == drawn
+    assert json.loads(page.get_attribute("[data-model-explorer]", "data-last-sample")) == drawn
     assert button.inner_text() == "Sample the next symbol"
     button.click()
-    drawn = json.loads(page.get_attribute("[data-gpt-explorer]", "data-last-sample"))
+    drawn = json.loads(page.get_attribute("[data-model-explorer]", "data-last-sample"))
     assert drawn["prefix"] == ""
     shown(page, drawn["symbol"])
 
@@ -685,7 +685,7 @@ def open_site(page, url, path="model-explorer/"):
 
 def test_the_site_page_shows_what_the_engine_computes(course_page, base_url):
     page = open_site(course_page, base_url)
-    assert page.get_attribute("[data-gpt-explorer]", "data-shown") == "emm"
+    assert page.get_attribute("[data-model-explorer]", "data-shown") == "emm"
     want = forward_view("emm")
     for h in range(want["model"]["n_head"]):
         rows = json.loads(page.get_attribute(f"[data-head='{h}']", "data-weights"))
@@ -712,7 +712,7 @@ def test_the_site_page_shows_what_the_engine_computes(course_page, base_url):
 def test_axe_finds_no_serious_violation_on_the_model_explorer(course_page, base_url, scheme):
     page = open_site(course_page, base_url)
     page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
-    for details in page.locator("[data-gpt-explorer] details").all():
+    for details in page.locator("[data-model-explorer] details").all():
         details.locator("summary").click()  # the tables too
     page.focus("[data-head='0'] .gm-cell[tabindex='0']")
     page.wait_for_timeout(400)  # Material's colour transitions end before anything is measured
@@ -725,10 +725,10 @@ def test_at_390_px_the_site_page_does_not_scroll_sideways(course_page, base_url)
     page = course_page
     page.set_viewport_size({"width": 390, "height": 844})
     open_site(page, base_url)
-    for details in page.locator("[data-gpt-explorer] details").all():
+    for details in page.locator("[data-model-explorer] details").all():
         details.locator("summary").click()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    for view in page.locator("[data-gpt-explorer] [data-view]").all():
+    for view in page.locator("[data-model-explorer] [data-view]").all():
         view.scroll_into_view_if_needed()
         assert view.is_visible()
         box = view.bounding_box()
@@ -738,7 +738,7 @@ def test_at_390_px_the_site_page_does_not_scroll_sideways(course_page, base_url)
 def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course_page, base_url):
     page = course_page
     page.goto(base_url + "lessons/day30_your_gpt/")
-    explorer = page.locator("[data-gpt-explorer]")
+    explorer = page.locator("[data-model-explorer]")
     page.wait_for_selector(READY, timeout=180_000)
     assert "the checkpoint shipped with the course" in page.inner_text("[data-role=model]")
     index = page.locator("[data-cell]", has_text="STEPS = 100").first.get_attribute("data-cell")
@@ -747,13 +747,13 @@ def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course
     set_code(block, editor_text(block).replace("STEPS = 100 ", "STEPS = 1000 "))
     block.locator("[data-action=run]").click()
     page.wait_for_function(
-        "() => Number(document.querySelector('[data-gpt-explorer]').dataset.trainingStep) > 0",
+        "() => Number(document.querySelector('[data-model-explorer]').dataset.trainingStep) > 0",
         timeout=180_000,
     )
     first = int(explorer.get_attribute("data-training-step"))
     points = page.locator("[data-view=training] polyline").get_attribute("points").count(",")
     page.wait_for_function(
-        f"() => Number(document.querySelector('[data-gpt-explorer]').dataset.trainingStep) > {first}",
+        f"() => Number(document.querySelector('[data-model-explorer]').dataset.trainingStep) > {first}",
         timeout=120_000,
     )  # a later snapshot: the curve has grown
     assert page.locator("[data-view=training] polyline").get_attribute("points").count(",") > points
@@ -770,7 +770,7 @@ def test_a_day_30_training_run_is_followed_live_and_stop_keeps_your_model(course
     block.locator("[data-action=stop]").click()
     wait_state(block, ("idle", "done", "error"), timeout=30)
     page.wait_for_selector(
-        "[data-gpt-explorer][data-state=ready][data-shown='zo']", state="attached", timeout=60_000
+        "[data-model-explorer][data-state=ready][data-shown='zo']", state="attached", timeout=60_000
     )
     assert re.search(
         r"your model, trained \d+ steps in this tab", page.inner_text("[data-role=model]")

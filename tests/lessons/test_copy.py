@@ -64,7 +64,7 @@ _ANY_FENCE = re.compile(
     r"^(?P<indent>[ \t]*)```(?P<name>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
     re.S | re.M,
 )
-_NOT_CODE = {"exercise", "question", "explorer", "gpt-explorer"}
+_NOT_CODE = {"exercise", "question", "explorer", "model-explorer"}
 MIN_LENGTH = 20  # the line check: shorter lines are too common to mean anything
 MIN_NODES = 8  # a one-statement answer with fewer syntax nodes is too common to mean anything
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")

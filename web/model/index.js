@@ -1,20 +1,20 @@
-// Mount the page's microGPT explorers ([data-gpt-explorer]). The explorer itself is a chunk
+// Mount the page's model explorers ([data-model-explorer]). The explorer itself is a chunk
 // of its own, fetched only by pages that have one.
 
 let loading = null;
 
 /** Called by the runtime on every page (and after each instant navigation). */
 export function mountModelExplorerPage(root, client) {
-  if (!root.querySelector("[data-gpt-explorer]:not([data-mounted])")) return;
+  if (!root.querySelector("[data-model-explorer]:not([data-mounted])")) return;
   client.boot(); // the model's numbers come from Python: start it while the chunk loads
-  loading ??= import("./gpt-explorer.js").catch((err) => {
+  loading ??= import("./model-explorer.js").catch((err) => {
     loading = null; // offline and never fetched: the next page tries again
     throw err;
   });
   loading
     .then((module) => module.mountModelExplorers(root, module.engineFor(client)))
     .catch(() => {
-      for (const box of root.querySelectorAll("[data-gpt-explorer]:not([data-mounted])")) {
+      for (const box of root.querySelectorAll("[data-model-explorer]:not([data-mounted])")) {
         box.dataset.state = "error";
         const note = box.querySelector(".gm-fallback");
         if (note) note.textContent = "The model explorer could not be loaded: reload the page to try again.";

@@ -2,7 +2,11 @@
 // tab's Python only: a reload, or closing the tab, loses it. So after each training snapshot
 // the page asks Python for the weights (explorer.model.saved_model; the call waits for the
 // training cell to end) and keeps them in the browser's storage; the next visit offers them
-// back (restore_model). Until they are kept, leaving the page asks first (beforeunload).
+// back (restore_model; KeptOffer). Until they are kept, leaving the page asks first
+// (beforeunload).
+
+import { el } from "../explorer/dom.js";
+import { messageOf } from "./words.js";
 
 const KEY = "course:model-explorer:trained";
 
@@ -75,5 +79,61 @@ export class Keeper {
     const kept = this.stored();
     if (!kept) return Promise.resolve(null);
     return this.engine.restore(kept.saved);
+  }
+}
+
+/** The offer, in a model explorer, of the model kept on an earlier visit: shown once, when
+ *  the tab's Python has no trained model of its own. */
+export class KeptOffer {
+  constructor(explorer, keeper) {
+    this.x = explorer;
+    this.keeper = keeper;
+    this.offered = false;
+    const restore = el("button", { type: "button", class: "md-button gm-button", "data-action": "restore" });
+    restore.textContent = "Use it again";
+    const forget = el("button", { type: "button", class: "md-button gm-button", "data-action": "forget" });
+    forget.textContent = "Forget it";
+    this.text = el("span");
+    this.element = el(
+      "p",
+      { class: "gm-offer", "data-role": "restore-offer" },
+      this.text,
+      " ",
+      restore,
+      " ",
+      forget,
+    );
+    this.element.hidden = true;
+    restore.addEventListener("click", () => this.restore());
+    forget.addEventListener("click", () => {
+      this.keeper.forget();
+      this.element.hidden = true;
+      this.x.input.focus();
+    });
+  }
+
+  /** The model Python answered with: offer the kept one if it is not a trained one. */
+  seen(model) {
+    if (model?.source === "trained") this.element.hidden = true;
+    if (this.offered || model?.source === "trained") return;
+    this.offered = true;
+    const kept = this.keeper.stored();
+    if (!kept) return;
+    const steps = Number(kept.saved.trained).toLocaleString("en-US");
+    const when = new Date(kept.at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+    this.text.textContent = `Your model, trained ${steps} steps (kept in this browser on ${when}), is not in this tab's Python: use it again in the views?`;
+    this.element.hidden = false;
+  }
+
+  async restore() {
+    this.element.hidden = true;
+    this.x.status.textContent = "Bringing your model back into Python…";
+    try {
+      const shot = await this.keeper.restore();
+      if (shot) this.x.snapshot(shot);
+      this.x.input.focus();
+    } catch (err) {
+      this.x.refused(`Your kept model could not be used: ${messageOf(err)}`, this.x.input.value);
+    }
   }
 }

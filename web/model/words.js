@@ -1,0 +1,56 @@
+// The model explorer's words: which model is in use, plurals, and Python's messages as the
+// page shows them (one line, never a traceback).
+
+/** The words for the model in use, e.g. "your model, trained 120 steps in this tab". */
+export function describeModel(model) {
+  if (!model) return "";
+  const steps = Number(model.steps).toLocaleString("en-US");
+  if (model.source === "trained") return `your model, trained ${steps} steps in this tab`;
+  let loss = "";
+  if (model.loss !== null && model.loss !== undefined) {
+    const names = model.held_out_names
+      ? ` on ${model.held_out_names} held-out names it never trained on`
+      : "";
+    loss = `; loss ${model.loss.toFixed(4)}${names}`;
+  }
+  return `the checkpoint shipped with the course, a saved copy of trained weights (${steps} steps${loss})`;
+}
+
+/** Plural words: plural(4, "letter") is "4 letters". */
+export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+/** The message of an error from Python: the last line of its traceback (Pyodide's error
+ *  message is the whole traceback, file paths and all), without the exception's type. */
+export function messageOf(err) {
+  const text = String(err?.message ?? err ?? "something went wrong");
+  const lines = text.split("\n").filter((line) => line.trim());
+  const last = lines.length ? lines[lines.length - 1] : text;
+  return last.replace(/^[A-Za-z_.]*(Error|Exception): /, "");
+}
+
+/** Python's repr of a short text: 'abc' (or "it's" when it holds a '). */
+function pyRepr(text) {
+  return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/'/g, "\\'")}'`;
+}
+
+const NAMED = { " ": "a space", "-": "a hyphen", "'": "an apostrophe", "\t": "a tab" };
+
+/** A symbol for a message, as explorer.model names it: its repr, and what it is in words
+ *  when that is unclear (a space, a hyphen, a letter with an accent). */
+function named(ch) {
+  let words = NAMED[ch];
+  const parts = [...ch.normalize("NFD")];
+  if (!words && parts.length > 1 && parts.slice(1).every((c) => /\p{M}/u.test(c)))
+    words = "a letter with an accent";
+  return words ? `${pyRepr(ch)} (${words})` : pyRepr(ch);
+}
+
+/** Why a model of the symbols `known` cannot read `text`, in explorer.model's words, or
+ *  null: the page says it at once, without asking Python (which may be busy training). */
+export function unreadable(text, known) {
+  const bad = [...text.trim().toLowerCase()].find((ch) => !known.includes(ch));
+  if (bad === undefined) return null;
+  const alphabet = known.join("") === "abcdefghijklmnopqrstuvwxyz";
+  const allowed = alphabet ? "the letters a-z" : `the symbols ${pyRepr(known.join(""))}`;
+  return `Type only ${allowed}: ${named(bad)} is not one`;
+}
