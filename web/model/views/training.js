@@ -20,8 +20,10 @@ export class TrainingView {
       "While a training cell of day 26 or day 30 runs in this tab, it sends a snapshot " +
         "every few steps: the training loss so far (one name per step, so it is noisy), three " +
         "names sampled from the model as it is at that step, and one head's attention " +
-        "weights for a fixed name. When training ends, or you press the cell's Stop button, " +
-        "the weights trained so far stay in this tab's Python, and the other views use them. " +
+        "weights for a fixed name. On the cell's own page, each snapshot also redraws the other " +
+        "views with the model as it is at that step. When training ends, or you press the " +
+        "cell's Stop button, the weights trained so far stay in this tab's Python, and the other " +
+        "views use them. " +
         "If Stop has to restart Python, your model is gone and the checkpoint is used again.",
       this.x.has("backward") && !this.x.forwardViews()
         ? "Predict first: the samples at step 25 and at step 50, which look more like names?"
