@@ -150,6 +150,7 @@ export class Explorer {
       this.canvas,
       details,
     );
+    this.sliders.place(this.controls.element, details); // on a phone, after the graph
     this.setEnabled(false);
     this.view3d = new View3d(this); // its switch and stage, beside the 2-D drawing
   }
@@ -367,6 +368,8 @@ export class Explorer {
     const count = stepCount(this.view, this.mode);
     this.step = Math.max(0, Math.min(step, count));
     this.render({ animate });
+    // A graph larger than its box (a phone's): keep the step's cards in view.
+    if (animate) this.viewport.reveal(this.canvas.querySelectorAll(".gx-node--active"));
   }
 
   // -- drawing --------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 
 import { el } from "./dom.js";
 import { num } from "./format.js";
+import { NARROW } from "./viewport.js";
 
 const RANGE = { min: -10, max: 10 };
 const STEPS = [0.1, 0.05, 0.01, 0.005, 0.001];
@@ -22,7 +23,11 @@ export function sliderRange(value) {
   return { min: String(min), max: String(Math.max(RANGE.max, value)), step: String(step) };
 }
 
-/** The variables' sliders, one per variable of the graph. */
+/**
+ * The variables' sliders, one per variable of the graph. On a phone they come after the
+ * graph (a dozen sliders would push it off the screen), elsewhere before the timeline:
+ * moved in the page, not only drawn there, so the keyboard meets them in the order seen.
+ */
 export class Sliders {
   /** @param onInput  (name, value) after the reader moves a slider */
   constructor(onInput) {
@@ -63,5 +68,14 @@ export class Sliders {
   /** Wait for Python: the graph drawn before it answers cannot be recomputed yet. */
   disable() {
     for (const slider of this.element.querySelectorAll("input")) slider.disabled = true;
+  }
+
+  /** Sit before `wide` on a wide screen, before `narrow` on a phone, as the screen turns. */
+  place(wide, narrowPlace) {
+    const query = window.matchMedia?.(NARROW);
+    const put = () => (query?.matches ? narrowPlace : wide).before(this.element);
+    put();
+    const follow = () => (this.element.isConnected ? put() : query.removeEventListener("change", follow));
+    query?.addEventListener("change", follow);
   }
 }
