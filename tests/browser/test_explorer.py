@@ -126,11 +126,12 @@ def _outside(page):
     )
 
 
-# The smallest on-screen font size of the first explorer's card text (label, value, grad).
+# The smallest on-screen font size of the first explorer's card text: label, value, grad
+# and operation (the small italic tag, such as "constant", is 11/12 of it).
 _CARD_TEXT_PX = """() => {
   const svg = document.querySelector('svg.gx-svg');
   const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-  const texts = [...svg.querySelectorAll('.gx-node text')];
+  const texts = [...svg.querySelectorAll('.gx-node text:not(.gx-tag)')];
   return Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * k));
 }"""
 

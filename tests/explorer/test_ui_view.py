@@ -168,11 +168,12 @@ def test_every_node_is_in_view_at_any_width(open_block, width, expression):
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-# The smallest on-screen font size of the cards' text (label, value, grad, operation).
+# The smallest on-screen font size of the cards' text: label, value, grad and operation
+# (the small italic tag, such as "constant", is 11/12 of it).
 CARD_TEXT_PX = """() => {
   const svg = document.querySelector('svg.gx-svg');
   const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-  const texts = [...svg.querySelectorAll('.gx-node text')];
+  const texts = [...svg.querySelectorAll('.gx-node text:not(.gx-tag)')];
   return Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * k));
 }"""
 
