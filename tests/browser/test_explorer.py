@@ -126,14 +126,34 @@ def _outside(page):
     )
 
 
+# The smallest on-screen font size of the first explorer's card text: label, value, grad
+# and operation (the small italic tag, such as "constant", is 11/12 of it).
+_CARD_TEXT_PX = """() => {
+  const svg = document.querySelector('svg.gx-svg');
+  const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const texts = [...svg.querySelectorAll('.gx-node text:not(.gx-tag)')];
+  return Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * k));
+}"""
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("path", [EXPLORER, "lessons/day02_chain_rule/"])
-def test_the_whole_graph_is_in_view(course_page, base_url, path, width):
+def test_the_whole_graph_is_in_view_and_readable_on_a_phone(course_page, base_url, path, width):
     page = course_page
-    page.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": width, "height": 900 if width > 390 else 844})
     page.goto(base_url + path)
     page.wait_for_selector("[data-node]")
     assert page.locator("[data-node]").count() >= 7
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if width == 390:
+        # A phone draws the cards' text at 11 px or more (fitted, it was about 4 px), the
+        # graph above its sliders, and pans it; Fit shows all of it at once.
+        assert page.evaluate(_CARD_TEXT_PX) >= 11
+        graph = page.locator(".gx-canvas").first.bounding_box()
+        slider = page.locator("input[data-var]").first.bounding_box()
+        assert graph["y"] < slider["y"]
+        assert _outside(page) != []
+        page.locator("[data-zoom=fit]").first.click()
     assert _outside(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 

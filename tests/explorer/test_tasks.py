@@ -135,6 +135,22 @@ def test_predict_a_wrong_gradient_stays_open_and_names_it_without_the_number(tas
     assert task(page, "predict").get_attribute("data-state") == "open"
 
 
+def test_predict_hints_at_the_gradient_that_is_off_not_another(tasks_page):
+    page = tasks_page
+    load(page, "predict", "(a+b)*c")
+    # a = 2, b = -3, c = 10: ∂out/∂c = a + b = -1 is off; a and b are right.
+    answer(page, "predict", "10", "10", "1")
+    said = status(page, "predict").text_content()
+    assert said.startswith("✗ ∂out/∂c is off.")
+    assert "∂out/∂c" in said.removeprefix("✗ ∂out/∂c is off.")  # the hint is about c...
+    assert "∂out/∂a" not in said and "∂out/∂b" not in said  # ...and about nothing else
+    assert "-1" not in said and "−1" not in said
+    answer(page, "predict", "10", "10", "1")  # the second hint says more, about c still
+    said = status(page, "predict").text_content()
+    assert "with respect to c" in said and "∂out/∂a" not in said
+    assert task(page, "predict").get_attribute("data-state") == "open"
+
+
 def test_predict_is_judged_at_the_values_the_sliders_set(tasks_page):
     page = tasks_page
     load(page, "predict", "(a+b)*c")
@@ -214,6 +230,7 @@ def test_downhill_needs_a_negative_gradient_of_the_learners_own_and_quotes_its_n
 ):
     page = tasks_page
     check = task(page, "downhill").locator("[data-task-action=check]")
+    task(page, "downhill").locator("input[data-answer]").fill("a")  # the prediction
     build(page, "(a + b) * c", "(a+b)*c")
     page.click("[data-action=finish]")
     # An example's graph is given, not found, even with a negative grad: c.grad = a + b = -1.
@@ -241,6 +258,32 @@ def test_downhill_needs_a_negative_gradient_of_the_learners_own_and_quotes_its_n
         "✓ Done: in a*b, a.grad = −3. Raising a by a little lowers the output by about 3 "
         "times as much: a from 2 to 2.01 takes the output from −6 to about −6.03."
     )
+
+
+def test_downhill_asks_for_the_variable_it_says_to_predict_and_checks_it(tasks_page):
+    page = tasks_page
+    downhill = task(page, "downhill")
+    assert downhill.locator("label").all_text_contents() == ["Variable with a negative grad"]
+    build(page, "a * b", "a*b")
+    page.click("[data-action=finish]")
+    downhill.locator("[data-task-action=check]").click()  # no prediction typed
+    assert "Type a variable's name" in status(page, "downhill").text_content()
+    assert downhill.locator("input[data-answer]").get_attribute("aria-invalid") == "true"
+    # a = 2, b = -3: a.grad = b = -3 < 0, b.grad = a = 2 > 0.
+    answer(page, "downhill", "b")
+    assert downhill.get_attribute("data-state") == "open"
+    assert (
+        status(page, "downhill")
+        .text_content()
+        .startswith("✗ b.grad = 2: raising b does not lower the output.")
+    )
+    answer(page, "downhill", "x")
+    assert status(page, "downhill").text_content() == (
+        "x is not a variable of a*b: type one of a and b."
+    )
+    answer(page, "downhill", " a ")
+    assert downhill.get_attribute("data-state") == "done"
+    assert status(page, "downhill").text_content().startswith("✓ Done: in a*b, a.grad = −3.")
 
 
 def test_a_done_task_is_kept_for_the_next_visit(tasks_page):

@@ -1,9 +1,11 @@
-"""The explorer draws at once and keeps the whole graph in view.
+"""The explorer draws at once, keeps the whole graph in view and its text readable.
 
 - The graph the build embeds (hooks/explorer_fence.py) is drawn while Python is still
   booting; the sliders go live when Python answers.
-- A new graph is scaled to fit its box at any width; zoom, Fit and panning work from
-  the buttons and the keyboard; arrow labels too small to read are hidden until zoomed.
+- A new graph is scaled to fit its box; on a phone, no smaller than its cards' text can
+  be read (11 px), with the graph above its sliders: it pans instead, and Fit shows all
+  of it. Zoom, Fit and panning work from the buttons and the keyboard; arrow labels too
+  small to read are hidden until zoomed.
 - A refused expression hides the sliders and does not widen the page.
 
 Expected numbers are worked out by hand from the expressions.
@@ -53,8 +55,8 @@ def open_block(page, harness_dir, harness_url):
     page.expose_function("pyExplore", explore)
     page.set_default_timeout(15_000)
 
-    def open_(block, width=1280, release=True):
-        page.set_viewport_size({"width": width, "height": 800})
+    def open_(block, width=1280, release=True, height=800):
+        page.set_viewport_size({"width": width, "height": height})
         name = f"view{abs(hash((block, width)))}.html"
         (harness_dir / name).write_text(PAGE.format(block=block), encoding="utf-8")
         page.goto(harness_url + name)
@@ -149,7 +151,7 @@ def test_an_embedded_graph_for_other_values_is_not_drawn(open_block):
     assert float(page.locator("[data-node][data-label='a*b']").get_attribute("data-value")) == 10
 
 
-# -- the whole graph in view ------------------------------------------------------------
+# -- the whole graph in view, its text readable ------------------------------------------
 
 
 @pytest.mark.parametrize("width", [1280, 390, 360])
@@ -157,8 +159,79 @@ def test_an_embedded_graph_for_other_values_is_not_drawn(open_block):
 def test_every_node_is_in_view_at_any_width(open_block, width, expression):
     page = open_block(bare(expression), width=width)
     assert page.locator("[data-node]").count() > 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if width < 720:
+        # A phone starts the graph at a readable size and pans it (the test below);
+        # Fit shows all of it at once.
+        page.click("[data-zoom=fit]")
     assert outside(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+# The smallest on-screen font size of the cards' text: label, value, grad and operation
+# (the small italic tag, such as "constant", is 11/12 of it).
+CARD_TEXT_PX = """() => {
+  const svg = document.querySelector('svg.gx-svg');
+  const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const texts = [...svg.querySelectorAll('.gx-node text:not(.gx-tag)')];
+  return Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * k));
+}"""
+
+# How far the graph's top is below the first slider's top (negative: the graph is above).
+GRAPH_BELOW_SLIDERS = """() => document.querySelector('.gx-canvas').getBoundingClientRect().top
+  - document.querySelector('input[data-var]').getBoundingClientRect().top"""
+
+THIRTEEN = "a*b + c*d + e*g + h*i + j*k + l*m + n"  # thirteen variables, thirteen sliders
+
+
+IN_VIEW = """(label) => {
+  const c = document.querySelector('.gx-canvas').getBoundingClientRect();
+  const r = document.querySelector(`[data-node][data-label="${label}"]`).getBoundingClientRect();
+  return r.left >= c.left - 0.5 && r.right <= c.right + 0.5
+    && r.top >= c.top - 0.5 && r.bottom <= c.bottom + 0.5;
+}"""
+
+
+def test_a_phone_starts_a_graph_readable_above_its_sliders_and_pans_to_the_rest(open_block):
+    page = open_block(bare("(a*b + c) * f"), width=390, height=844)
+    explorer = page.locator("[data-explorer]")
+    canvas = page.locator(".gx-canvas")
+    for text, output in [(None, "(a*b+c)*f"), (THIRTEEN, "a*b+c*d+e*g+h*i+j*k+l*m+n")]:
+        if text:
+            box = page.locator("input[data-role=expression]")
+            box.fill(text)
+            box.press("Enter")
+            page.wait_for_selector(f"[data-explorer][data-expression='{output}'][data-state=ready]")
+            assert page.locator("input[data-var]").count() == 13
+        # The cards' text is drawn at 11 px or more (fitted to the phone, the default
+        # graph's would be about 4 px), and the graph comes before its sliders.
+        assert page.evaluate(CARD_TEXT_PX) >= 11
+        assert page.evaluate(GRAPH_BELOW_SLIDERS) < 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # Wider than the phone: the output, far right, is out of view; the box pans to it.
+        assert output in outside(page)
+        assert page.locator(".gx-zoom__hint").text_content().startswith("Drag or swipe")
+        step = explorer.get_attribute("data-step")
+        canvas.focus()
+        for key in ["Shift+ArrowRight"] * 40 + ["Shift+ArrowDown"] * 10:
+            if page.evaluate(IN_VIEW, output):
+                break
+            page.keyboard.press(key)
+        assert page.evaluate(IN_VIEW, output)
+        assert explorer.get_attribute("data-step") == step  # panned, not stepped
+    # Scrolling (a swipe, a touchpad, a mouse wheel) pans too: back to the inputs.
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(-5000, 0)
+    page.wait_for_function("() => document.querySelector('.gx-canvas').scrollLeft === 0")
+    assert not page.evaluate(IN_VIEW, output)
+    # A step of the backward pass brings the card it is at into view: first the output's.
+    page.click("[data-action=finish]")
+    canvas.focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert explorer.get_attribute("data-step") == "1"
+    page.wait_for_function(IN_VIEW, arg=output)
 
 
 def test_a_long_sum_is_laid_out_flat_and_readable_when_zoomed(open_block):
@@ -190,10 +263,11 @@ def test_a_long_sum_is_laid_out_flat_and_readable_when_zoomed(open_block):
 def test_zoom_and_pan_from_the_keyboard(open_block):
     page = open_block(bare("(a*b + c) * f"), width=390)
     canvas = page.locator(".gx-canvas")
+    canvas.focus()
+    page.keyboard.press("0")  # a phone starts the graph readable: 0 fits all of it
     fitted = float(canvas.get_attribute("data-scale"))
     assert fitted < 1  # the graph is wider than a phone
     assert page.locator("[data-zoom=out]").is_disabled()  # no smaller than the fit
-    canvas.focus()
     page.keyboard.press("+")
     assert float(canvas.get_attribute("data-scale")) == pytest.approx(fitted * 1.25, abs=1e-3)
     page.keyboard.press("1")

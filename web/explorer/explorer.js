@@ -1,8 +1,12 @@
 // The computation-graph explorer: type an expression, see the graph the engine builds,
 // play the forward and the backward pulse, read the chain rule on every arrow.
 //
-// All numbers come from `explorer.explore` (Python, in the course worker); this file
-// lays out, draws and steps through them. Stable hooks for tests and lessons:
+// All numbers come from `explorer.explore` (Python, in the course worker). This file puts
+// the explorer's parts together and keeps its state: what Python answered and which step
+// of which pass is shown. The parts: bar.js (the expression form and its error),
+// sliders.js (the variables), controls.js (the timeline's buttons and the checkboxes),
+// draw.js (the SVG), table.js (the text alternative), viewport.js (zoom and pan) and
+// view3d.js (the 3-D view). Stable hooks for tests and lessons:
 // [data-explorer] root, [data-explorer-values] on it or around it (the starting values of
 // its variables, as JSON), input[data-role=expression], input[data-var=NAME],
 // [data-action=forward|backward|finish|play|prev|next], [data-node] with data-label,
@@ -10,47 +14,23 @@
 // "loading", "preview" (the graph the build embedded is drawn, Python is not ready yet),
 // "ready" (Python answered) or "error".
 
-import presets from "../../explorer/presets.json";
+import { ExpressionBar, PRESETS } from "./bar.js";
+import { TimelineControls, toggleBoxes } from "./controls.js";
 import { el, reducedMotion } from "./dom.js";
-import { chainFormula, num, opName, opSymbol } from "./format.js";
+import { drawGraph } from "./draw.js";
 import { layout } from "./layout.js";
 import { takePrerendered } from "./prerender.js";
-import { sliderRange } from "./sliders.js";
+import { Sliders } from "./sliders.js";
 import { graphState } from "./state.js";
+import { graphTables } from "./table.js";
 import { snapshot, stepCount } from "./timeline.js";
 import { View3d } from "./view3d.js";
 import { Viewport } from "./viewport.js";
 
-// The examples menu: explorer/presets.json, the one list the Python package reads too
-// (explorer.PRESETS); esbuild inlines it into the bundle.
-export const PRESETS = presets;
-const SVGNS = "http://www.w3.org/2000/svg";
+export { PRESETS };
 const STEP_MS = 1000;
-const LABEL_CHARS = 17; // what fits on a card; longer labels get an ellipsis and a tooltip
 
 let instances = 0;
-
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function pathThrough(points) {
-  let d = `M${points[0].x},${points[0].y}`;
-  for (let i = 1; i < points.length; i++) {
-    const a = points[i - 1];
-    const b = points[i];
-    if (Math.abs(a.y - b.y) < 0.5) {
-      d += ` L${b.x},${b.y}`;
-    } else {
-      const dx = (b.x - a.x) / 2;
-      d += ` C${a.x + dx},${a.y} ${b.x - dx},${b.y} ${b.x},${b.y}`;
-    }
-  }
-  return d;
-}
 
 /**
  * The starting values a lesson gives its explorer: `data-explorer-values='{"a": 2, "b": 3}'`
@@ -71,39 +51,6 @@ export function startValues(root) {
   return Object.fromEntries(
     Object.entries(given).filter(([, x]) => typeof x === "number" && Number.isFinite(x)),
   );
-}
-
-/** The <defs> with the arrowhead marker every edge of one drawing ends with. */
-function arrowDefs(id) {
-  const marker = svg("marker", {
-    id,
-    viewBox: "0 0 10 10",
-    refX: "9",
-    refY: "5",
-    markerWidth: "7",
-    markerHeight: "7",
-    orient: "auto-start-reverse",
-  });
-  marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "gx-arrowhead" }));
-  const defs = svg("defs");
-  defs.append(marker);
-  return defs;
-}
-
-/** A dot that runs along path `d`, forward or back, once its animation is begun. */
-function pulseAlong(d, backward) {
-  const pulse = svg("circle", { r: 5, class: "gx-pulse" });
-  const motion = svg("animateMotion", {
-    dur: "0.8s",
-    begin: "indefinite",
-    fill: "freeze",
-    path: d,
-    calcMode: "linear",
-    keyPoints: backward ? "1;0" : "0;1",
-    keyTimes: "0;1",
-  });
-  pulse.append(motion);
-  return pulse;
 }
 
 export class Explorer {
@@ -147,18 +94,34 @@ export class Explorer {
     this.root.classList.add("gx");
     this.root.dataset.state = "loading";
     this.root.dataset.mode = this.mode;
-    const form = this.buildBar(expression);
-    this.error = el("div", {
-      class: "gx-error",
-      "data-role": "error",
-      id: this.id("error"),
-      role: "alert",
-      hidden: true,
-    });
+    this.bar = new ExpressionBar(
+      (name) => this.id(name),
+      expression,
+      () => this.request({ rebuild: true }),
+    );
     this.status = el("p", { class: "gx-status", "data-role": "status", text: "Starting Python…" });
-    this.sliders = el("fieldset", { class: "gx-vars", hidden: true }, el("legend", { text: "Variables" }));
-    const controls = this.buildControls();
-    const toggles = this.buildToggles();
+    this.sliders = new Sliders((name, x) => {
+      this.values[name] = x;
+      this.request();
+    });
+    this.controls = new TimelineControls({
+      forward: () => this.start("forward"),
+      backward: () => this.start("backward"),
+      prev: () => this.go(this.step - 1),
+      next: () => this.go(this.step + 1),
+      play: () => (this.timer ? this.pause() : this.play()),
+      finish: () => {
+        this.pause();
+        this.mode = "backward";
+        this.go(stepCount(this.view, "backward"), { animate: false });
+      },
+      scrub: (step) => this.go(step, { animate: false }),
+    });
+    const toggles = toggleBoxes(this.toggles, (name, on) => {
+      this.toggles[name] = on;
+      if (name === "expand") this.relayout();
+      this.render({ animate: false });
+    });
     this.narration = el("p", { class: "gx-narration", "aria-live": "polite" });
     this.canvas = el("div", {
       class: "gx-canvas",
@@ -176,18 +139,18 @@ export class Explorer {
       this.table,
     );
     this.root.append(
-      form,
-      this.error,
+      this.bar.form,
+      this.bar.error,
       this.status,
-      this.sliders,
-      controls,
+      this.sliders.element,
+      this.controls.element,
       toggles,
       this.narration,
       this.viewport.toolbar,
       this.canvas,
       details,
     );
-    this.controls = [...Object.values(this.buttons), this.scrub];
+    this.sliders.place(this.controls.element, details); // on a phone, after the graph
     this.setEnabled(false);
     this.view3d = new View3d(this); // its switch and stage, beside the 2-D drawing
   }
@@ -197,113 +160,8 @@ export class Explorer {
     return `gx${this.uid}-${name}`;
   }
 
-  /** The expression box, its Build button and the examples menu. */
-  buildBar(expression) {
-    this.input = el("input", {
-      type: "text",
-      id: this.id("expr"),
-      "data-role": "expression",
-      value: expression,
-      spellcheck: "false",
-      autocomplete: "off",
-      autocapitalize: "off",
-      "aria-describedby": this.id("error"),
-    });
-    this.preset = el(
-      "select",
-      { "data-role": "preset", "aria-label": "Pick an example expression" },
-      el("option", { value: "", text: "Examples…" }),
-      ...PRESETS.map((p) => el("option", { value: p, text: p })),
-    );
-    const form = el(
-      "form",
-      { class: "gx-bar" },
-      el("label", { for: this.id("expr"), text: "Expression" }),
-      this.input,
-      el("button", { type: "submit", class: "md-button gx-button", text: "Build" }),
-      this.preset,
-    );
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.request({ rebuild: true });
-    });
-    this.preset.addEventListener("change", () => {
-      if (!this.preset.value) return;
-      this.input.value = this.preset.value;
-      this.preset.value = "";
-      this.request({ rebuild: true });
-    });
-    return form;
-  }
-
-  /** The timeline: forward, backward, step, play, the scrubber and "All gradients". */
-  buildControls() {
-    const button = (action, text, title) =>
-      el("button", { type: "button", class: "md-button gx-button", "data-action": action, title, text });
-    this.buttons = {
-      forward: button("forward", "▶ Forward", "Play the forward pass from the inputs"),
-      backward: button("backward", "◀ Backward", "Play the backward pass from the output"),
-      prev: button("prev", "« Back", "One step back (←)"),
-      play: button("play", "Play", "Play or pause (space)"),
-      next: button("next", "Step »", "One step forward (→)"),
-      finish: button("finish", "All gradients", "Finish the backward pass: reveal every gradient"),
-    };
-    this.buttons.play.setAttribute("aria-pressed", "false");
-    this.scrub = el("input", {
-      type: "range",
-      "data-role": "scrub",
-      min: "0",
-      max: "0",
-      step: "1",
-      value: "0",
-      "aria-label": "Step of the timeline",
-    });
-    this.scrub.addEventListener("input", () => this.go(Number(this.scrub.value), { animate: false }));
-    this.buttons.forward.addEventListener("click", () => this.start("forward"));
-    this.buttons.backward.addEventListener("click", () => this.start("backward"));
-    this.buttons.prev.addEventListener("click", () => this.go(this.step - 1));
-    this.buttons.next.addEventListener("click", () => this.go(this.step + 1));
-    this.buttons.play.addEventListener("click", () => (this.timer ? this.pause() : this.play()));
-    this.buttons.finish.addEventListener("click", () => {
-      this.pause();
-      this.mode = "backward";
-      this.go(stepCount(this.view, "backward"), { animate: false });
-    });
-    return el(
-      "div",
-      { class: "gx-controls", role: "group", "aria-label": "Timeline" },
-      this.buttons.forward,
-      this.buttons.backward,
-      this.buttons.prev,
-      this.buttons.play,
-      this.buttons.next,
-      this.scrub,
-      this.buttons.finish,
-    );
-  }
-
-  /** The checkboxes: local derivatives, final gradients, derived ops expanded. */
-  buildToggles() {
-    const toggle = (name, text, checked) => {
-      const box = el("input", { type: "checkbox", "data-toggle": name, checked });
-      box.addEventListener("change", () => {
-        this.toggles[name] = box.checked;
-        if (name === "expand") this.relayout();
-        this.render({ animate: false });
-      });
-      return el("label", { class: "gx-toggle" }, box, ` ${text}`);
-    };
-    return el(
-      "div",
-      { class: "gx-toggles" },
-      toggle("locals", "Local derivatives", true),
-      toggle("final", "Final gradients", false),
-      toggle("expand", "Expand derived ops (− and ÷)", false),
-    );
-  }
-
   setEnabled(on) {
-    for (const c of this.controls) c.disabled = !on;
+    this.controls.setEnabled(on);
   }
 
   showStatus(status) {
@@ -348,7 +206,7 @@ export class Explorer {
 
   /** Build `text` as if typed, with the variables named in `values` set (others keep theirs). */
   load(text, values = {}) {
-    this.input.value = text;
+    this.bar.text = text;
     this.request({ rebuild: true, values });
   }
 
@@ -361,7 +219,7 @@ export class Explorer {
 
   /** Ask the engine for the graph; at most one request in flight, the latest wins. */
   request({ rebuild = false, values = {} } = {}) {
-    const text = this.input.value;
+    const text = this.bar.text;
     if (rebuild) {
       this.pause();
       this.text = text;
@@ -402,11 +260,11 @@ export class Explorer {
 
   /** Draw the graph the build embedded, while Python boots; the sliders wait for it. */
   preview(result) {
-    this.text = this.input.value;
+    this.text = this.bar.text;
     this.receive({ text: this.text, rebuild: true }, result);
     this.root.dataset.state = "preview";
     this.status.hidden = false;
-    for (const slider of this.sliders.querySelectorAll("input")) slider.disabled = true;
+    this.sliders.disable();
   }
 
   receive(job, result) {
@@ -415,14 +273,15 @@ export class Explorer {
       this.showError(job.text, result.error, !job.rebuild && this.result !== null);
       return;
     }
-    this.hideError();
+    this.bar.hideError();
+    this.canvas.classList.remove("gx-stale");
     const structure = JSON.stringify(result.views.primitive.nodes.map((n) => [n.id, n.label]));
     const changed = !this.result || structure !== this.structure;
     this.result = result;
     this.structure = structure;
     this.values = Object.fromEntries(result.variables.map((v) => [v.name, v.value]));
     if (changed || job.rebuild) {
-      this.buildSliders(result.variables);
+      this.sliders.show(result.variables);
       this.relayout();
       if (changed) {
         // A new graph starts with its values computed and no gradient yet.
@@ -438,24 +297,8 @@ export class Explorer {
 
   showError(text, error, keepGraph) {
     this.pause();
-    this.error.hidden = false;
-    this.error.textContent = "";
-    const start = Math.max(0, Math.min(error.start ?? 0, text.length));
-    const end = Math.max(start, Math.min(error.end ?? start, text.length));
-    this.error.append(el("p", { class: "gx-error__message", text: error.message }));
-    if (text && end > start) {
-      this.error.append(
-        el(
-          "pre",
-          { class: "gx-error__where", "aria-hidden": "true" },
-          text.slice(0, start),
-          el("mark", { text: text.slice(start, end) }),
-          text.slice(end),
-        ),
-      );
-    }
+    this.bar.showError(text, error);
     this.root.dataset.state = "error";
-    this.input.setAttribute("aria-invalid", "true");
     this.changed(null);
     if (keepGraph) {
       // A slider moved the values out of the domain: keep the picture, greyed out.
@@ -469,41 +312,8 @@ export class Explorer {
     this.view3d.clear();
     this.table.textContent = "";
     this.narration.textContent = "";
-    this.sliders.hidden = true;
+    this.sliders.hide();
     this.setEnabled(false);
-  }
-
-  hideError() {
-    this.error.hidden = true;
-    this.error.textContent = "";
-    this.input.removeAttribute("aria-invalid");
-    this.canvas.classList.remove("gx-stale");
-  }
-
-  buildSliders(variables) {
-    for (const row of this.sliders.querySelectorAll(".gx-var")) row.remove();
-    this.sliders.hidden = variables.length === 0;
-    for (const { name, value } of variables) {
-      const input = el("input", {
-        type: "range",
-        "data-var": name,
-        ...sliderRange(value),
-        value: String(value),
-        "aria-label": `Value of ${name}`,
-      });
-      const shown = el("output", { text: num(value) });
-      const update = () => {
-        const x = Number(input.value);
-        shown.textContent = num(x);
-        this.values[name] = x;
-        this.request();
-      };
-      input.addEventListener("input", update);
-      input.addEventListener("change", update);
-      this.sliders.append(
-        el("label", { class: "gx-var" }, el("span", { class: "gx-var__name", text: name }), input, shown),
-      );
-    }
   }
 
   // -- the timeline -------------------------------------------------------------------
@@ -536,8 +346,7 @@ export class Explorer {
     if (!this.result) return;
     const count = stepCount(this.view, this.mode);
     if (this.step >= count) this.step = 0;
-    this.buttons.play.textContent = "Pause";
-    this.buttons.play.setAttribute("aria-pressed", "true");
+    this.controls.playing(true);
     const tick = () => {
       if (this.step >= stepCount(this.view, this.mode)) return this.pause();
       this.go(this.step + 1, { keepPlaying: true });
@@ -550,8 +359,7 @@ export class Explorer {
   pause() {
     clearInterval(this.timer);
     this.timer = null;
-    this.buttons.play.textContent = "Play";
-    this.buttons.play.setAttribute("aria-pressed", "false");
+    this.controls.playing(false);
   }
 
   go(step, { animate = true, keepPlaying = false } = {}) {
@@ -560,6 +368,8 @@ export class Explorer {
     const count = stepCount(this.view, this.mode);
     this.step = Math.max(0, Math.min(step, count));
     this.render({ animate });
+    // A graph larger than its box (a phone's): keep the step's cards in view.
+    if (animate) this.viewport.reveal(this.canvas.querySelectorAll(".gx-node--active"));
   }
 
   // -- drawing --------------------------------------------------------------------------
@@ -572,190 +382,25 @@ export class Explorer {
     const snap = snapshot(view, this.mode, this.step, this.toggles.final);
     this.root.dataset.mode = this.mode;
     this.root.dataset.step = String(this.step);
-    this.scrub.max = String(count);
-    this.scrub.value = String(this.step);
-    this.scrub.setAttribute("aria-valuetext", `${this.mode} step ${this.step} of ${count}`);
-    this.buttons.forward.setAttribute("aria-pressed", String(this.mode === "forward"));
-    this.buttons.backward.setAttribute("aria-pressed", String(this.mode === "backward"));
+    this.controls.show(this.mode, this.step, count);
     this.narration.textContent = snap.narration;
     this.draw(view, snap, animate && !reducedMotion());
     this.view3d.render(view, snap, animate);
-    this.drawTable(view, snap);
+    this.table.textContent = "";
+    this.table.append(...graphTables(view, snap, this.result.expression));
     this.changed(snap);
   }
 
   draw(view, snap, animate) {
-    const g = this.geometry;
-    const arrow = `gx-arrow-${this.uid}`;
-    const root = svg("svg", {
-      class: "gx-svg",
-      viewBox: `0 0 ${g.width} ${g.height}`,
-      role: "img",
-      "aria-label": `Computation graph of ${this.result.expression}: ${view.nodes.length} nodes. The table below lists them.`,
+    const drawing = drawGraph(view, snap, this.geometry, {
+      arrow: `gx-arrow-${this.uid}`,
+      expression: this.result.expression,
+      locals: this.toggles.locals,
+      backward: this.mode === "backward",
+      animate,
     });
-    root.append(arrowDefs(arrow));
-    for (const group of view.groups) root.append(this.drawGroup(view, group));
-    const byId = new Map(view.nodes.map((n) => [n.id, n]));
-    for (const e of view.edges) root.append(this.drawEdge(e, byId.get(e.target), snap, animate, arrow));
-    for (const n of view.nodes) root.append(this.drawNode(n, snap));
-    this.viewport.show(root, g);
-    for (const motion of root.querySelectorAll("animateMotion")) motion.beginElement?.();
-  }
-
-  /** The outline of a derived operation around its primitives (expanded view). */
-  drawGroup(view, group) {
-    const g = this.geometry;
-    // Around the operations only: the -1 constant sits with the other leaves, far left.
-    const ops = group.members.filter((m) => view.nodes.find((n) => n.id === m)?.kind === "operation");
-    const boxes = ops.map((m) => g.nodes.get(m)).filter(Boolean);
-    const x0 = Math.min(...boxes.map((b) => b.x)) - 10;
-    const y0 = Math.min(...boxes.map((b) => b.y)) - 22;
-    const x1 = Math.max(...boxes.map((b) => b.x + b.w)) + 10;
-    const y1 = Math.max(...boxes.map((b) => b.y + b.h)) + 10;
-    const hull = svg("g", { class: "gx-group", "data-group": group.id });
-    hull.append(
-      svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10 }),
-      svg(
-        "text",
-        { x: x0 + 8, y: y0 + 14 },
-        `${group.label}: derived ${group.op === "neg" ? "−x" : group.op}`,
-      ),
-    );
-    return hull;
-  }
-
-  /** One arrow, input to result: its label (local derivative or chain rule) and its pulse. */
-  drawEdge(e, target, snap, animate, arrow) {
-    const points = this.geometry.edges.get(e.id).points;
-    const d = pathThrough(points);
-    const sent = snap.sent.has(e.id);
-    const active = snap.activeEdges.has(e.id);
-    const group = svg("g", {
-      class: `gx-edge${sent ? " gx-edge--sent" : ""}${active ? " gx-edge--active" : ""}`,
-      "data-edge": e.id,
-      "data-source": e.source,
-      "data-target": e.target,
-    });
-    group.append(svg("path", { d, "marker-end": `url(#${arrow})` }));
-    let label = "";
-    if (sent) label = chainFormula(e, target.grad);
-    else if (this.toggles.locals) label = `local ${num(e.local_grad)}`;
-    if (label) {
-      const a = points[points.length - 2];
-      const b = points[points.length - 1];
-      const t = 0.5;
-      const lx = a.x + (b.x - a.x) * t;
-      const ly = a.y + (b.y - a.y) * t + (e.slot === 0 ? -7 : 15);
-      const text = svg("text", { x: lx, y: ly, "text-anchor": "middle", class: "gx-edge-label" }, label);
-      text.dataset.role = sent ? "chain" : "local";
-      group.append(text);
-    }
-    if (active && animate) {
-      group.append(pulseAlong(d, this.mode === "backward"));
-      group.dataset.pulse = "";
-    }
-    return group;
-  }
-
-  /** One card: label, operation, value and grad (each "--" until the pass reaches it). */
-  drawNode(n, snap) {
-    const box = this.geometry.nodes.get(n.id);
-    const valued = snap.valued.has(n.id);
-    const reached = snap.reached.has(n.id);
-    const classes = ["gx-node", `gx-node--${n.kind}`];
-    if (valued) classes.push("gx-node--valued");
-    if (reached) classes.push("gx-node--reached");
-    if (snap.activeNodes.has(n.id)) classes.push("gx-node--active");
-    if (n.derived) classes.push("gx-node--derived");
-    const node = svg("g", { class: classes.join(" "), transform: `translate(${box.x},${box.y})` });
-    node.setAttribute("data-node", String(n.id));
-    node.setAttribute("data-label", n.label);
-    node.setAttribute("data-kind", n.kind);
-    node.setAttribute("data-value", valued ? String(n.data) : "");
-    node.setAttribute("data-grad", reached ? String(n.grad) : "");
-    const title = `${n.label}: ${opName(n)}, value ${valued ? num(n.data) : "not computed yet"}, grad ${reached ? num(n.grad) : "not reached yet"}`;
-    node.append(svg("title", {}, title));
-    node.append(svg("rect", { width: box.w, height: box.h, rx: 8, class: "gx-card" }));
-    const shortLabel = n.label.length > LABEL_CHARS ? `${n.label.slice(0, LABEL_CHARS - 1)}…` : n.label;
-    node.append(svg("text", { x: 10, y: 19, class: "gx-label" }, shortLabel));
-    node.append(svg("text", { x: box.w - 10, y: 19, "text-anchor": "end", class: "gx-op" }, opSymbol(n)));
-    const tag = n.derived
-      ? "derived"
-      : n.op === "**"
-        ? "const exponent"
-        : n.kind === "constant"
-          ? "constant"
-          : "";
-    if (tag) node.append(svg("text", { x: box.w - 10, y: 34, "text-anchor": "end", class: "gx-tag" }, tag));
-    node.append(svg("text", { x: 10, y: 47, class: "gx-value" }, `value ${valued ? num(n.data) : "--"}`));
-    node.append(svg("text", { x: 10, y: 65, class: "gx-grad" }, `grad ${reached ? num(n.grad) : "--"}`));
-    return node;
-  }
-
-  drawTable(view, snap) {
-    const byId = new Map(view.nodes.map((n) => [n.id, n]));
-    const nodes = el(
-      "table",
-      {},
-      el("caption", { text: `Nodes of ${this.result.expression}, inputs first` }),
-      el(
-        "thead",
-        {},
-        el(
-          "tr",
-          {},
-          ...["Node", "Operation", "Value", "Grad"].map((h) => el("th", { scope: "col", text: h })),
-        ),
-      ),
-      el(
-        "tbody",
-        {},
-        ...view.nodes.map((n) =>
-          el(
-            "tr",
-            {},
-            el("th", { scope: "row" }, el("code", { text: n.label })),
-            el("td", { text: opName(n) }),
-            el("td", { text: snap.valued.has(n.id) ? num(n.data) : "--" }),
-            el("td", { text: snap.reached.has(n.id) ? num(n.grad) : "--" }),
-          ),
-        ),
-      ),
-    );
-    const edges = el(
-      "table",
-      {},
-      el("caption", {
-        text: "Arrows: input → result, with the chain rule once the gradient has flowed back",
-      }),
-      el(
-        "thead",
-        {},
-        el(
-          "tr",
-          {},
-          ...["Input", "Result", "Local derivative", "Incoming grad × local = contribution"].map((h) =>
-            el("th", { scope: "col", text: h }),
-          ),
-        ),
-      ),
-      el(
-        "tbody",
-        {},
-        ...view.edges.map((e) =>
-          el(
-            "tr",
-            {},
-            el("td", {}, el("code", { text: byId.get(e.source).label })),
-            el("td", {}, el("code", { text: byId.get(e.target).label })),
-            el("td", { text: num(e.local_grad) }),
-            el("td", { text: snap.sent.has(e.id) ? chainFormula(e, byId.get(e.target).grad) : "--" }),
-          ),
-        ),
-      ),
-    );
-    this.table.textContent = "";
-    this.table.append(nodes, edges);
+    this.viewport.show(drawing, this.geometry);
+    for (const motion of drawing.querySelectorAll("animateMotion")) motion.beginElement?.();
   }
 }
 

@@ -24,12 +24,19 @@ const showNames = (values) =>
     .join(", ");
 const listed = (items) =>
   items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+/** A variable's name as typed (`a`, ` w1 `), or null if it is not one. */
+export function readName(text) {
+  const t = text.trim();
+  return /^[A-Za-z]\d*$/.test(t) ? t : null;
+}
+
 const SHOW_BACKWARD = "show the backward pass (◀ Backward to the end, or All gradients)";
 
 // -- the four tasks -----------------------------------------------------------------------
 // Each: `expression` as the explorer writes it (spacing removed), `load` (what its Load
-// button builds), `answers` (the boxes the learner types into), `now(state)` (a line that
-// follows the explorer), `check(state, numbers, tries)` (on Check) and/or
+// button builds), `answers` (the boxes the learner types into: a number, or with
+// kind "name" a variable's name), `now(state)` (a line that
+// follows the explorer), `check(state, answers, tries)` (on Check) and/or
 // `watch(state, task)` (after every change): each returns {done, message} or null.
 
 const predict = {
@@ -57,14 +64,43 @@ const predict = {
       };
     }
     const which = `✗ ${listed(off.map((a) => a.label))} ${off.length > 1 ? "are" : "is"} off.`;
-    const hints = [
-      "Name the middle node s = a + b, so out = s · c. The chain rule: ∂out/∂a = ∂out/∂s · ∂s/∂a.",
-      "In a product s · c, the derivative with respect to one factor is the other factor; in a sum a + b, the derivative with respect to either term is 1.",
-      "Still stuck? Press ◀ Backward and read each arrow: incoming grad × local derivative = contribution.",
-    ];
-    return { message: `${which} ${hints[Math.min(tries, hints.length) - 1]}` };
+    return { message: `${which} ${predictHint(off, tries)}` };
   },
 };
+
+const STILL_STUCK =
+  "Still stuck? Press ◀ Backward and read each arrow: incoming grad × local derivative = contribution.";
+
+/**
+ * A hint about the gradients the learner got wrong, and only those: ∂out/∂a and ∂out/∂b
+ * go through the sum s = a + b (the chain rule); ∂out/∂c does not (c is a factor of out).
+ * The second try's hint says more than the first's; neither gives the number.
+ */
+export function predictHint(off, tries) {
+  if (tries > 2) return STILL_STUCK;
+  const k = tries - 1;
+  const chained = off.map((a) => a.name).filter((name) => name !== "c");
+  const hints = [];
+  if (chained.length) {
+    const both = chained.length === 2;
+    const x = chained[0];
+    hints.push(
+      [
+        `Name the middle node s = a + b, so out = s · c. The chain rule: ∂out/∂${x} = ∂out/∂s · ∂s/∂${x}${both ? ", and the same for b" : ""}.`,
+        `In the product s · c, the derivative with respect to s is the other factor, c; in the sum a + b, the derivative with respect to ${both ? "either term" : x} is 1.`,
+      ][k],
+    );
+  }
+  if (off.some((a) => a.name === "c")) {
+    hints.push(
+      [
+        "c is a factor of out = (a + b) · c itself: ∂out/∂c needs no chain rule, only the derivative of a product with respect to one of its factors.",
+        "In the product (a + b) · c, the derivative with respect to c is the other factor, a + b: read its value on the graph.",
+      ][k],
+    );
+  }
+  return hints.join(" ");
+}
 
 const deadRelu = {
   expression: "relu(a*b)",
@@ -142,13 +178,14 @@ const twoPaths = {
 const EXAMPLES = new Set(presets.map((text) => text.replace(/\s+/g, "")));
 
 const downhill = {
+  answers: [{ name: "variable", label: "Variable with a negative grad", kind: "name" }],
   now(state) {
     if (!state) return "Build an expression in the explorer.";
     return `In the explorer now: ${state.expression}${state.gradsShown ? ", gradients shown" : ""}.`;
   },
   // On Check, not on every change: the examples and the other tasks' graphs have negative
   // grads at their start values, and finding one on purpose is the task.
-  check(state) {
+  check(state, [name]) {
     if (!state) return { message: "Build an expression in the explorer first." };
     if (EXAMPLES.has(state.expression)) {
       return {
@@ -162,13 +199,23 @@ const downhill = {
     if (vars.length === 0) {
       return { message: `${state.expression} has no variable to raise: use letters, such as a * b.` };
     }
-    const v = vars.reduce((low, n) => (n.grad < low.grad ? n : low));
-    const out = state.output;
-    if (!(v.grad < 0)) {
+    if (!vars.some((n) => n.grad < 0)) {
       return {
         message: `In ${state.expression} every variable's grad is ≥ 0 (${vars.map((n) => `${n.label}.grad = ${num(n.grad)}`).join(", ")}): raising a variable does not lower the output. Try other values (a negative one, perhaps) or another expression.`,
       };
     }
+    const v = vars.find((n) => n.label === name);
+    if (!v) {
+      return {
+        message: `${name} is not a variable of ${state.expression}: type one of ${listed(vars.map((n) => n.label))}.`,
+      };
+    }
+    if (!(v.grad < 0)) {
+      return {
+        message: `✗ ${v.label}.grad = ${num(v.grad)}: raising ${v.label} does not lower the output. Which variable's grad is negative? Type it and Check.`,
+      };
+    }
+    const out = state.output;
     const size = Math.abs(v.grad);
     const times = close(size, 1) ? "as much" : `${num(size)} times as much`;
     const h = 0.01;
@@ -208,7 +255,7 @@ class Task {
     this.inputs = (this.spec.answers ?? []).map((a, i) =>
       el("input", {
         type: "text",
-        inputmode: "decimal",
+        inputmode: a.kind === "name" ? "text" : "decimal",
         id: `${id}-${i}`,
         autocomplete: "off",
         spellcheck: "false",
@@ -269,11 +316,16 @@ class Task {
   }
 
   check() {
-    const numbers = this.inputs.map((input) => readNumber(input.value));
+    const kinds = (this.spec.answers ?? []).map((a) => a.kind ?? "number");
+    const numbers = this.inputs.map((input, i) => (kinds[i] === "name" ? readName : readNumber)(input.value));
     this.inputs.forEach((input, i) => input.setAttribute("aria-invalid", String(numbers[i] === null)));
     const bad = numbers.findIndex((x) => x === null);
     if (bad >= 0) {
-      this.say("Type a number in each box, such as -2, 0.75 or 3/4.");
+      this.say(
+        kinds[bad] === "name"
+          ? "Type a variable's name in the box, such as a or w1."
+          : "Type a number in each box, such as -2, 0.75 or 3/4.",
+      );
       this.inputs[bad].focus();
       return;
     }

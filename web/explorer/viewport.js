@@ -1,17 +1,36 @@
 // Zoom and pan for the explorer's drawing.
 //
 // The SVG keeps a viewBox of the whole graph; only its size on the page changes. A new
-// graph starts fitted: scaled down (never up) so all of it is in the box, at any width.
-// Zooming in makes the SVG larger than the box, which then scrolls: drag, the scroll
-// bars, a touchpad or Shift+arrow keys pan it. Arrow labels too small to read at the
-// current scale are hidden (the table below the graph has them all); zooming in shows them.
+// graph starts fitted: scaled down (never up) so all of it is in the box. On a narrow
+// screen (a phone) it is never scaled below the size at which its cards' text can be
+// read (READABLE_SCALE): a larger graph pans instead, and Fit shows all of it at once.
+// A graph larger than the box scrolls: drag, the scroll bars, a touchpad, a swipe or
+// Shift+arrow keys pan it. Arrow labels too small to read at the current scale are hidden
+// (the table below the graph has them all); zooming in shows them.
+
+import { reducedMotion } from "./dom.js";
 
 const STEP = 1.25; // one press of + or −
 const MAX_SCALE = 3;
 const LABEL_PX = 11; // the arrow labels' font size in the drawing (explorer.css)
 const MIN_LABEL_PX = 8; // smaller than this on screen, arrow labels are hidden
 export const LABEL_SCALE = MIN_LABEL_PX / LABEL_PX;
+const CARD_TEXT_PX = 12; // a card's value and grad (explorer.css); its label is 13 px
+const MIN_CARD_TEXT_PX = 11; // the smallest a phone draws them when it starts a graph
+export const READABLE_SCALE = Math.ceil((MIN_CARD_TEXT_PX / CARD_TEXT_PX) * 100) / 100;
+/** Material's breakpoint below which the page is a phone's: one column, no sidebars. */
+export const NARROW = "(max-width: 44.9375em)";
 const PAN_PX = 60; // one Shift+arrow press
+
+const HINTS = {
+  labels: "Zoom in to read the arrows (the table lists them too)",
+  pan: "Drag or swipe the graph to see the rest; Fit shows all of it",
+};
+
+/** The screen is a phone's (Material's one-column layout). */
+export function narrow() {
+  return window.matchMedia?.(NARROW).matches ?? false;
+}
 
 function button(action, text, label) {
   const b = document.createElement("button");
@@ -31,7 +50,9 @@ export class Viewport {
     this.svg = null;
     this.geometry = null;
     this.scale = 1;
-    this.fitted = true; // follow the box's width until the reader zooms
+    // Follow the box's width until the reader zooms: "start" (fitted, but readable on a
+    // phone) for a new graph, "fit" (all of it) after Fit, null once zoomed.
+    this.follow = "start";
     this.buttons = {
       out: button("out", "−", "Zoom out (−)"),
       in: button("in", "+", "Zoom in (+)"),
@@ -43,7 +64,6 @@ export class Viewport {
     this.readout.setAttribute("aria-live", "polite");
     this.hint = document.createElement("span");
     this.hint.className = "gx-zoom__hint";
-    this.hint.textContent = "Zoom in to read the arrows (the table lists them too)";
     this.hint.hidden = true;
     this.toolbar = document.createElement("div");
     this.toolbar.className = "gx-zoom";
@@ -62,12 +82,12 @@ export class Viewport {
       new ResizeObserver(() => {
         if (canvas.clientWidth === width) return;
         width = canvas.clientWidth;
-        if (this.fitted) this.fit();
+        if (this.follow) this.refit();
       }).observe(canvas);
     }
   }
 
-  /** Put `svg` (drawn for `geometry`) in the box; a new graph starts fitted. */
+  /** Put `svg` (drawn for `geometry`) in the box; a new graph starts fitted (readable). */
   show(svg, geometry) {
     const left = this.canvas.scrollLeft;
     const top = this.canvas.scrollTop;
@@ -76,8 +96,9 @@ export class Viewport {
     this.geometry = geometry;
     this.canvas.textContent = "";
     this.canvas.append(svg);
-    if (fresh || this.fitted) {
-      this.fit();
+    if (fresh) this.follow = "start";
+    if (this.follow) {
+      this.refit();
     } else {
       this.apply();
       this.canvas.scrollLeft = left;
@@ -96,9 +117,21 @@ export class Viewport {
     return Math.min(1, width / g.width, (tallest - 2) / g.height);
   }
 
+  /** The scale a new graph starts at: fitted, but on a phone no smaller than readable. */
+  startScale() {
+    const fitted = this.fitScale();
+    return narrow() ? Math.min(1, Math.max(fitted, READABLE_SCALE)) : fitted;
+  }
+
+  /** Scale the whole graph into the box, however small its text becomes. */
   fit() {
-    this.fitted = true;
-    this.scale = this.fitScale();
+    this.follow = "fit";
+    this.refit();
+  }
+
+  /** Apply the scale the view follows ("start" or "fit") for the box's width now. */
+  refit() {
+    this.scale = this.follow === "fit" ? this.fitScale() : this.startScale();
     this.apply();
   }
 
@@ -114,7 +147,7 @@ export class Viewport {
     const gx = (box.left + ax - drawn.left) / this.scale;
     const gy = (box.top + ay - drawn.top) / this.scale;
     this.scale = next;
-    this.fitted = false;
+    this.follow = null;
     this.apply();
     this.canvas.scrollLeft = gx * next - ax;
     this.canvas.scrollTop = gy * next - ay;
@@ -132,11 +165,35 @@ export class Viewport {
     const small = this.scale < LABEL_SCALE;
     this.canvas.dataset.labels = small ? "hidden" : "shown";
     this.canvas.dataset.scale = this.scale.toFixed(3);
-    this.hint.hidden = !small;
+    const overflows = this.canvas.scrollWidth > this.canvas.clientWidth + 1;
+    const hint = small ? HINTS.labels : overflows && this.follow === "start" ? HINTS.pan : "";
+    this.hint.textContent = hint;
+    this.hint.hidden = !hint;
     this.readout.textContent = `${Math.round(this.scale * 100)} %`;
     const lowest = Math.min(this.fitScale(), 1);
     this.buttons.out.disabled = this.scale <= lowest + 1e-6;
     this.buttons.in.disabled = this.scale >= MAX_SCALE - 1e-6;
+  }
+
+  /** Scroll the box the least that brings `elements` (cards of the drawing) into view. */
+  reveal(elements) {
+    const rects = [...elements].map((e) => e.getBoundingClientRect());
+    if (!rects.length || this.canvas.hidden) return;
+    const box = this.canvas.getBoundingClientRect();
+    const shift = (low, high, from, size) => {
+      if (high - low > size) return low - from; // larger than the box: its start
+      if (low < from) return low - from;
+      if (high > from + size) return high - (from + size);
+      return 0;
+    };
+    const margin = 8;
+    const left = Math.min(...rects.map((r) => r.left)) - margin;
+    const right = Math.max(...rects.map((r) => r.right)) + margin;
+    const top = Math.min(...rects.map((r) => r.top)) - margin;
+    const bottom = Math.max(...rects.map((r) => r.bottom)) + margin;
+    const dx = shift(left, right, box.left, this.canvas.clientWidth);
+    const dy = shift(top, bottom, box.top, this.canvas.clientHeight);
+    if (dx || dy) this.canvas.scrollBy({ left: dx, top: dy, behavior: reducedMotion() ? "auto" : "smooth" });
   }
 
   key(event) {
