@@ -20,6 +20,7 @@ ENGINE_BY_KIND = {}
 # Planted bugs the diagnosis of whole-graph cases tries, in this order.
 MODES = [(op, m) for op in ("+", "*") for m in ("assign", "no_upstream", "flip", "empty")]
 MODES.insert(4, ("*", "swap"))
+MODES += [(op, "flip_other") for op in ("+", "*")]  # a sign flipped on one side alone
 
 
 def _op(op, a, b, g, a0=0.0, b0=0.0):

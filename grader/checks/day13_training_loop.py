@@ -18,9 +18,11 @@ NEEDS_ENGINE = True
 ENGINE = {"value": ("zero_grad",), "nn": ("Module.zero_grad",)}
 ENGINE_BY_KIND = {}
 
+# Said of a train() whose zero_grad is missing and of one whose zero_grad does nothing:
+# the numbers show the leak, not which of the two it is.
 LEAK = (
     "the gradient of the previous step leaked into this one: call zero_grad(params) "
-    "before loss.backward()"
+    "before loss.backward(), and check that zero_grad sets every .grad to 0"
 )
 
 

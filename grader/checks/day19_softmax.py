@@ -23,9 +23,11 @@ ENGINE = {"value": ()}
 ENGINE_BY_KIND = {}
 
 HINT = "Build the result from Value operations so that backward() reaches every logit."
+# A hint shown with any wrong number of the case, so it says what must hold, not what the
+# learner did: a file that subtracts the maximum and forgets the sum fails here too.
 LARGE = (
-    "With logits this large, subtract the largest logit before exp: exp of hundreds overflows, "
-    "or its square underflows the gradient to 0."
+    "With logits this large, exp must see z - max(z) (exp of hundreds overflows, or its "
+    "square underflows the gradient to 0); then check the sum and the log."
 )
 
 

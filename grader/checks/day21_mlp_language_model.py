@@ -237,8 +237,9 @@ def _expect_logits(x):
             [
                 (
                     0.0,
-                    "no gradient reached this weight: build h and z from Value operations on the "
-                    "given Values (no .data, no new Values)",
+                    "no gradient reached this weight: use every weight (z = W2 h + b2) and "
+                    "build h and z from Value operations on the given Values (no .data, no "
+                    "new Values)",
                 )
             ]
             if abs(g) > 1e-9

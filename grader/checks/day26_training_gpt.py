@@ -10,7 +10,7 @@ replaying them the same way.
 import math
 
 from grader.runners.day26_training_gpt import SMALL, picked
-from grader.verdict import CLOSED, Expectation, Want
+from grader.verdict import CLOSED, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
@@ -210,8 +210,13 @@ def _expect_train(inputs):
     for key, e in expected.items():
         bugs = [(variants[b][key], BUGS[b]) for b in BUGS if abs(variants[b][key] - e) > 1e-9]
         wants.append(Want(key, e, CLOSED, setup, bugs))
+    # One number can fit two bugs (no decay and a rate set after the step agree on the
+    # second loss): every loss and weight together tell them apart.
+    patterns = [Pattern(variants[b], BUGS[b], CLOSED) for b in BUGS if variants[b] != expected]
     return Expectation(
-        wants, hint="Zero the gradients, loss, backward, set the rate, step; return loss.data."
+        wants,
+        hint="Zero the gradients, loss, backward, set the rate, step; return loss.data.",
+        patterns=patterns,
     )
 
 

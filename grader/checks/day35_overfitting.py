@@ -236,6 +236,7 @@ def _expect_stop(x):
                         "the best was taken over the whole list: training stopped at "
                         f"evaluation {stop} and never saw the losses after it",
                     ),
+                    (later[0], "one evaluation too late: stop when i - best reaches patience (>=)"),
                 ],
                 label="best",
             ),

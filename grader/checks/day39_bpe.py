@@ -346,10 +346,10 @@ def expect(case):
         ]
         flat = [i for pair in right for i in pair]
         seen, unique = [], []
-        for bug, advice in bugs:
+        for bug, advice in bugs:  # two bugs that give one list: the verdict names neither
             bug = [i for pair in bug for i in pair]
-            if bug != flat and bug not in seen:
-                seen.append(bug)
+            if bug != flat and (bug, advice) not in seen:
+                seen.append((bug, advice))
                 unique.append((bug, advice))
         return Expectation(
             [
