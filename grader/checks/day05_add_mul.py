@@ -10,10 +10,7 @@ from grader.verdict import EXACT, Expectation, Want
 from .cases import case, uniform
 from .programs import expect_program
 
-EXERCISE = "day05_add_mul.py"
 TITLE = "Day 5: _backward of add and mul"
-LESSON = "docs/lessons/day05_add_mul.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

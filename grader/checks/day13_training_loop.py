@@ -9,10 +9,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day13_training_loop.py"
 TITLE = "Day 13: zero_grad and the training loop"
-LESSON = "docs/lessons/day13_training_loop.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron is
 # given; engine's zero_grad functions and engine.optim's SGD (a training step) are not.
 ENGINE = {"value": ("zero_grad",), "nn": ("Module.zero_grad",)}

@@ -13,10 +13,7 @@ from grader.verdict import CLOSED, Expectation, Want
 from . import lm
 from .cases import case
 
-EXERCISE = "day19_softmax.py"
 TITLE = "Day 19: softmax and the cross-entropy loss"
-LESSON = "docs/lessons/day19_softmax.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's softmax and cross_entropy are this exercise.
 ENGINE = {"value": ()}

@@ -14,10 +14,7 @@ from grader.verdict import CLOSED, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day26_training_gpt.py"
 TITLE = "Day 26: training microGPT with Adam and a decaying learning rate"
-LESSON = "docs/lessons/day26_training_gpt.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): document_loss
 # is given, engine.gpt's lr_at and train_step are this exercise, and Adam (engine.optim)
 # is there only for the training steps, which get one from make_optimizer: never where

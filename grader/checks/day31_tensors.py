@@ -15,10 +15,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, then_wants, uniform
 
-EXERCISE = "day31_tensors.py"
 TITLE = "Day 31: tensors, broadcasting, sums over an axis, matmul"
-LESSON = "docs/lessons/day31_tensors.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

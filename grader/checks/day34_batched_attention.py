@@ -15,10 +15,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want
 from . import lm
 from .cases import case, then_wants, uniform
 
-EXERCISE = "day34_batched_attention.py"
 TITLE = "Day 34: attention as matrices, with a causal mask"
-LESSON = "docs/lessons/day34_batched_attention.md"
-NEEDS_ENGINE = False  # nested lists of floats: no engine
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -14,10 +14,7 @@ from grader.verdict import EXACT, Expectation, Want, WantList
 
 from .cases import case, uniform
 
-EXERCISE = "day35_overfitting.py"
 TITLE = "Day 35: a three-way split and early stopping"
-LESSON = "docs/lessons/day35_overfitting.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

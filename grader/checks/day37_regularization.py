@@ -14,10 +14,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want
 
 from .cases import case, then_wants, uniform
 
-EXERCISE = "day37_regularization.py"
 TITLE = "Day 37: AdamW and dropout"
-LESSON = "docs/lessons/day37_regularization.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

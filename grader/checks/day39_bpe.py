@@ -13,10 +13,7 @@ from grader.verdict import Expectation, WantList
 
 from .cases import case
 
-EXERCISE = "day39_bpe.py"
 TITLE = "Day 39: byte-pair encoding"
-LESSON = "docs/lessons/day39_bpe.md"
-NEEDS_ENGINE = True
 # Nothing here needs the engine; it is staged so that importing engine.bpe, which holds
 # every answer, says "write it yourself".
 ENGINE = {

@@ -182,3 +182,30 @@ def test_the_public_checks_stay_browser_safe():
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 names = [node.module.split(".")[0]]
             assert not banned & set(names), f"{path.name} imports {banned & set(names)}"
+
+
+def test_what_every_check_would_write_alike_is_derived():
+    """EXERCISE, LESSON and NEEDS_ENGINE are the loader's (grader.checks.derive), not typed
+    in 41 files: no check module writes them, and each is what the module's name and
+    ENGINE say."""
+    import importlib
+
+    from grader.checks import DERIVED
+
+    for exercise in EXERCISES:
+        source = (ROOT / "grader" / "checks" / exercise).read_text()
+        tree = ast.parse(source)
+        written = {
+            t.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        }
+        assert not written & set(DERIVED), f"{exercise} writes {written & set(DERIVED)}"
+        check = check_module(exercise)
+        assert check.EXERCISE == exercise
+        assert check.LESSON == f"docs/lessons/{exercise[:-3]}.md"
+        assert (ROOT / check.LESSON).is_file()
+        assert check.NEEDS_ENGINE is bool(check.ENGINE)
+        assert importlib.import_module(f"grader.checks.{exercise[:-3]}") is check
