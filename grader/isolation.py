@@ -6,7 +6,8 @@
     AUTO           the strongest level that works here, never PROCESS
 
 `--isolation` (python -m grader, the pytest plugin) takes one of CHOICES; so does the
-GRADER_ISOLATION environment variable, read when no --isolation is given.
+GRADER_ISOLATION environment variable, which `python -m grader` reads when no --isolation
+is given (sandbox.detect; the plugin's --isolation defaults to AUTO instead).
 """
 
 import enum

@@ -209,3 +209,25 @@ def test_what_every_check_would_write_alike_is_derived():
         assert (ROOT / check.LESSON).is_file()
         assert check.NEEDS_ENGINE is bool(check.ENGINE)
         assert importlib.import_module(f"grader.checks.{exercise[:-3]}") is check
+
+
+def test_the_readme_and_public_py_list_what_the_browser_wheel_holds():
+    """grader/README.md's list of the wheel is hooks/site_build.py's PUBLIC_GRADER, every
+    file of runners/ and public_cases.json; public.py names the function that writes it."""
+    import site_build
+
+    readme = (ROOT / "grader" / "README.md").read_text()
+    section = readme.split("## The page's Check button", 1)[1].split("\n## ", 1)[0]
+    for entry in site_build.PUBLIC_GRADER:
+        name = entry.removeprefix("grader/")
+        shown = f"`{name}/`" if (ROOT / entry).is_dir() else f"`{name}`"
+        assert shown in section, f"grader/README.md does not list {entry} in the wheel"
+    helpers = [
+        p.name for p in (ROOT / "grader" / "runners").glob("*.py") if not p.name.startswith("day")
+    ]
+    for name in helpers:
+        assert f"`{name}`" in section or name == "__init__.py", name
+    assert "`public_cases.json`" in section
+    public = (ROOT / "grader" / "public.py").read_text()
+    assert "public_cases_json" in public and hasattr(site_build, "public_cases_json")
+    assert "write_public_cases" not in public
