@@ -179,3 +179,11 @@ def torch(session: nox.Session) -> None:
     session.install("torch==2.13.0", "--only-binary", "torch")
     session.install(".")
     session.run("python", "tools/torch_check.py", *session.posargs)
+
+
+@nox.session(name="public-tree")
+def public_tree(session: nox.Session) -> None:
+    """Copy the course, without solutions/ and its tests, into a new folder for a public repository (-- OUT)."""
+    if not session.posargs:
+        session.error("give the new folder: nox -s public-tree -- OUT")
+    session.run("python", "-m", "tools.public_tree", *session.posargs)

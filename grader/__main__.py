@@ -11,11 +11,13 @@ case could not be run (the report says which: grade again).
 """
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from .checks import EXERCISES
 from .grade import grade_one
+from .isolation import CHOICES
 from .report import errors, gradescope_rejected, write_json
 from .sandbox import SandboxError, detect
 
@@ -47,6 +49,12 @@ def parser():
         metavar="ID",
         help="grade only this exercise, e.g. day05_add_mul.py (repeatable)",
     )
+    p.add_argument(
+        "--assignment",
+        metavar="FILE",
+        help="grade only the exercises FILE lists (the assignment.json that "
+        "`python -m grader.gradescope --days` puts into the autograder zip)",
+    )
     p.add_argument("--json", metavar="OUT", help="write Gradescope-compatible results here")
     p.add_argument(
         "--batch", metavar="FOLDER", help="grade every subfolder or zip of FOLDER (one per learner)"
@@ -54,7 +62,7 @@ def parser():
     p.add_argument("--csv", metavar="OUT", help="with --batch: write the gradebook here")
     p.add_argument(
         "--isolation",
-        choices=["auto", "bwrap", "uid", "process"],
+        choices=CHOICES,
         default=None,
         help="force an isolation level (default: the strongest that works)",
     )
@@ -65,6 +73,22 @@ def parser():
     return p
 
 
+def read_assignment(path):
+    """The exercises an assignment file lists ({"exercises": [...]}), in day order;
+    ValueError says what is wrong with it."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"--assignment {path}: not a readable JSON file ({exc})") from None
+    listed = data.get("exercises") if isinstance(data, dict) else None
+    if not isinstance(listed, list) or not listed:
+        raise ValueError(f'--assignment {path}: it must be {{"exercises": [names]}}, not empty')
+    unknown = [e for e in listed if not isinstance(e, str) or e not in EXERCISES]
+    if unknown:
+        raise ValueError(f"--assignment {path}: {unknown[0]!r} is not an exercise of this course")
+    return [e for e in EXERCISES if e in listed]
+
+
 def main(argv=None):
     # A learner's file name or message may hold bytes no terminal encoding can write.
     for stream in (sys.stdout, sys.stderr):
@@ -72,6 +96,13 @@ def main(argv=None):
             stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
     exercises = args.exercise or list(EXERCISES)
+    if args.assignment:
+        if args.exercise:
+            parser().error("--assignment and --exercise both choose the exercises: give one")
+        try:
+            exercises = read_assignment(args.assignment)
+        except ValueError as exc:
+            parser().error(str(exc))
     if args.csv and not args.batch:
         parser().error("--csv goes with --batch FOLDER")
     source = Path(args.batch or args.submission)

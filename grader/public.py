@@ -1,10 +1,13 @@
 """The public checks, as the page's Check button runs them: runners plus precomputed verdicts.
 
-The site's wheel holds `grader/runners/`, `grader/verdict.py`, this module and
-`grader/public_cases.json`: the public cases of every exercise with what each expects,
-written by the site build from the trusted checks (`grader.checks.published_cases`). It
-holds no hidden case, no case generator and no reference that answers an arbitrary input,
-and this module imports nothing of the trusted side: it runs where learners can read it.
+The site's wheel holds what `PUBLIC_GRADER` in hooks/site_build.py lists
+(`grader/__init__.py`, `grader/runners/`, `grader/verdict.py`, this module and
+`grader/notebook.py`) and `grader/public_cases.json`: the public cases of every exercise
+with what each expects, which the site build computes from the trusted checks when it
+writes the wheel (hooks/site_build.py's `public_cases_json` calls
+`grader.checks.published_cases`; no file of the repository holds them). It holds no
+hidden case, no case generator and no reference that answers an arbitrary input, and
+this module imports nothing of the trusted side: it runs where learners can read it.
 
     from grader.public import run_public_checks
     run_public_checks("day05_add_mul.py", source)

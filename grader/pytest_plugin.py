@@ -16,6 +16,7 @@ import pytest
 
 from .checks import EXERCISES
 from .grade import BUDGET_SECONDS, Budget, judge, plan
+from .isolation import AUTO, CHOICES
 from .sandbox import SandboxError, detect
 from .submission import Rejected, load
 
@@ -39,8 +40,8 @@ def pytest_addoption(parser):
     )
     group.addoption(
         "--isolation",
-        choices=["auto", "bwrap", "uid", "process"],
-        default="auto",
+        choices=CHOICES,
+        default=AUTO,
         help="the sandbox level (default: the strongest that works)",
     )
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from . import protocol
 from .checks import check_module
 from .engine_view import staged_engine, view_for
+from .isolation import AUTO, ENVIRONMENT, Level
 from .jail import CaseNotRun, Jail, JailError, remove_tree
 
 GRADER = Path(__file__).resolve().parent
@@ -149,9 +150,11 @@ class Sandbox:
     def __init__(self, level, limits=Limits(), python=None):
         """`python`: the child's interpreter (default: this one), e.g. a system Python the
         user nobody can run when this one lies in a folder only root can enter."""
-        if level not in ("bwrap", "uid", "process"):
-            raise ValueError(f"unknown isolation level {level!r}: use bwrap, uid or process")
-        if level == "process":
+        if level not in tuple(Level):
+            known = ", ".join(Level)
+            raise ValueError(f"unknown isolation level {level!r}: use one of {known}")
+        level = Level(level)
+        if level == Level.PROCESS:
             _refuse_root()
         self.level = level
         self.limits = limits
@@ -188,9 +191,9 @@ class Sandbox:
         owned = [write_end]  # closed exactly once: by _execute once the child has it, else here
         try:
             watch = None  # a check of the disk the child writes, where no tmpfs caps it
-            if self.level == "bwrap":
+            if self.level == Level.BWRAP:
                 argv, pass_fds, env = self._bwrap_argv(files, cleanup)
-            elif self.level == "uid":
+            elif self.level == Level.UID:
                 argv, pass_fds, env, watch = self._jail_argv(files, cleanup)
             else:
                 argv, pass_fds, env = self._plain_argv(files, cleanup)
@@ -206,7 +209,9 @@ class Sandbox:
                     "processes": self.limits.processes,
                 },
                 # bubblewrap loads the filter itself; elsewhere the harness does
-                "seccomp": self.seccomp.hex() if self.seccomp and self.level != "bwrap" else None,
+                "seccomp": self.seccomp.hex()
+                if self.seccomp and self.level != Level.BWRAP
+                else None,
             }
             return self._execute(
                 argv, pass_fds + [write_end], env, request, read_end, owned, nonce, wall, watch
@@ -475,37 +480,50 @@ def _refuse_root():
         )
 
 
-def _probe(level):
-    """Can this level run a trivial case? (Used once per process to pick a level.)"""
-    sandbox = Sandbox(level, Limits(wall_seconds=10.0))
-    case = {"kind": "probe", "name": "probe", "public": True, "inputs": {}}
+PROBE_EXERCISE = "probe.py"  # runs grader/runners/probe.py: no day of the course
+PROBE_CASE = {"kind": "probe", "name": "probe", "public": True, "inputs": {}}
+PROBE_VALUES = {"probe": 1.0}
+
+
+def probe(sandbox):
+    """Does `sandbox` run a trivial case and bring back its one number? A self-contained
+    probe: its own runner and an empty file, so renaming or removing a day changes nothing."""
     try:
-        result = sandbox.run("day05_add_mul.py", b"class Value:\n    pass\n", case, False)
+        result = sandbox.run(PROBE_EXERCISE, b"", PROBE_CASE, False)
     except (SandboxError, OSError):
         return False
-    return "outcome" in result
+    return result.get("outcome") == {"values": PROBE_VALUES, "invalid": {}}
 
 
-def detect(requested="auto"):
+def _probe(level):
+    """Can this level run a trivial case? (Used once per process to pick a level.)"""
+    try:
+        sandbox = Sandbox(level, Limits(wall_seconds=10.0))
+    except SandboxError:
+        return False
+    return probe(sandbox)
+
+
+def detect(requested=AUTO):
     """The strongest sandbox that works here, or `requested` if it works.
 
     "auto" tries bwrap, then (as root) uid, and fails closed: it never falls back to
     "process", which is not a sandbox and runs only when asked for by name.
     """
-    requested = requested or os.environ.get("GRADER_ISOLATION") or "auto"
+    requested = requested or os.environ.get(ENVIRONMENT) or AUTO
     if requested in _DETECTED:
         return _DETECTED[requested]
-    if requested == "process":
+    if requested == Level.PROCESS:
         _refuse_root()
-    if requested != "auto":
+    if requested != AUTO:
         levels = [requested]
     else:
-        levels = (["bwrap"] if shutil.which("bwrap") else []) + (
-            ["uid"] if os.geteuid() == 0 else []
+        levels = ([Level.BWRAP] if shutil.which("bwrap") else []) + (
+            [Level.UID] if os.geteuid() == 0 else []
         )
     for level in levels:
         if _probe(level):
-            if level == "process":
+            if level == Level.PROCESS:
                 print(NOT_A_SANDBOX, file=sys.stderr)
             _DETECTED[requested] = Sandbox(level)
             return _DETECTED[requested]

@@ -4,8 +4,15 @@ A submission holds exercise files only. Symlinks, conftest.py, sitecustomize.py,
 files, folders and anything else are refused with a message that says what to remove.
 Zips are read entry by entry into memory (never extracted): absolute paths, `..`,
 symlink entries, oversized or malformed archives are refused.
+
+A folder that holds, instead of the exercise files, one zip of them (the site's "All
+exercises (.zip)" download, left unextracted, e.g. uploaded as is to Gradescope) or one
+file of the site's "Export my work" (web/transfer.js: JSON whose items
+"exercise/dayNN_slug.py" hold the learner's code) is read from that file, with the same
+limits and refusals: nothing in it is ever written to disk.
 """
 
+import json
 import stat
 import zipfile
 import zlib
@@ -25,6 +32,10 @@ MAX_FILE = 256 * 1024
 MAX_TOTAL = 2 * 2**20
 MAX_ZIP = 4 * 2**20
 MAX_ENTRIES = 200
+MAX_EXPORT = 5 * 2**20  # web/transfer.js's MAX_FILE_BYTES: the largest work file it writes
+EXPORT_FORMAT = "course-work"  # web/transfer.js's FORMAT
+EXPORT_COURSE = "derivative-to-gpt"  # web/storage.js's COURSE
+EXPORT_ITEM = "exercise/"  # an exercise edit's key: "exercise/day05_add_mul.py"
 IGNORED_DIRS = {"__pycache__", "__MACOSX", ".ipynb_checkpoints"}
 IGNORED_FILES = {".DS_Store", "Thumbs.db"}
 
@@ -109,6 +120,9 @@ def _load_dir(folder):
             entries[0],
             [e for e in entries[0].iterdir() if e.name not in IGNORED_DIRS],
         )
+    packed = _packed(entries)
+    if packed is not None:
+        return packed
     files = {}
     for entry in sorted(entries):
         if len(files) > MAX_ENTRIES:
@@ -199,4 +213,80 @@ def _read_zip(archive):
         if len(data) > MAX_FILE:
             raise Rejected(f"{name} unpacks to more than {MAX_FILE} bytes.")
         _accept(files, name, data)
+    return files
+
+
+def _packed(entries):
+    """The files of the one zip or work file that stands in the folder instead of the
+    exercise files; None when the folder is not that (it is then read file by file)."""
+    if len(entries) > MAX_ENTRIES:
+        return None
+    kept = [e for e in entries if e.name not in IGNORED_FILES]
+    packs = [e for e in kept if e.name.lower().endswith((".zip", ".json"))]
+    if not packs:
+        return None
+    exercises = [e for e in kept if e.name in EXERCISES]
+    if exercises:
+        raise Rejected(
+            f"the submission holds exercise files and {packs[0].name}; submit one or the "
+            "other: the exercise files themselves, or the zip of them alone."
+        )
+    if len(packs) > 1 or len(kept) > 1:
+        names = ", ".join(sorted(e.name for e in kept)[:5])
+        raise Rejected(
+            f"the submission holds {len(kept)} files ({names}); submit the exercise files "
+            "themselves, or one zip of them (the site's download) alone."
+        )
+    pack = packs[0]
+    if pack.is_symlink() or not stat.S_ISREG(pack.lstat().st_mode):
+        raise Rejected(f"{pack.name} is not a regular file; submit the file itself.")
+    if pack.name.lower().endswith(".zip"):
+        return _load_zip(pack)
+    return _load_export(pack)
+
+
+def _load_export(path):
+    """The exercise files of a file of the site's "Export my work" (web/transfer.js)."""
+    if path.stat().st_size > MAX_EXPORT:
+        raise Rejected(
+            f"{path.name} is larger than {MAX_EXPORT} bytes, more than a file of exported "
+            "work; submit the exercise files themselves."
+        )
+    with path.open("rb") as handle:
+        raw = handle.read(MAX_EXPORT + 1)
+    if len(raw) > MAX_EXPORT:
+        raise Rejected(f"{path.name} is larger than {MAX_EXPORT} bytes.")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise Rejected(
+            f'{path.name} is not a file of the site\'s "Export my work"; submit the '
+            'exercise files themselves (or the site\'s "All exercises (.zip)").'
+        )
+    if data.get("course") != EXPORT_COURSE:
+        raise Rejected(f"{path.name} holds the work of another course; submit this course's.")
+    items = data.get("items")
+    if not isinstance(items, dict):
+        raise Rejected(f"{path.name} has no list of items; export your work again.")
+    files = {}
+    for key, item in items.items():
+        if not isinstance(key, str) or not key.startswith(EXPORT_ITEM):
+            continue  # answers, cell edits, done marks: not exercise files
+        name = key[len(EXPORT_ITEM) :]
+        if name not in EXERCISES:
+            continue  # "exercise/<file>/done" and the like
+        code = item.get("code") if isinstance(item, dict) else None
+        if not isinstance(code, str):
+            raise Rejected(f"in {path.name}, {name} holds no code; export your work again.")
+        try:
+            encoded = code.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Rejected(f"in {path.name}, {name} is not valid text.") from None
+        _accept(files, name, encoded)
+    if not files:
+        raise Rejected(
+            f"{path.name} holds no exercise you edited; submit the exercise files themselves."
+        )
     return files

@@ -152,11 +152,24 @@ def _judge_number(want, values, hint):
         return None
     where = f" ({want.setup})" if want.setup else ""
     message = f"{want.label or want.key} is {fmt(got)}, expected {fmt(want.value)}{where}"
-    for bug_value, advice in want.bugs:
-        if close(got, bug_value, want.tol):
-            return _more(f"{message}: {advice}", want.more)
+    advice = _one_advice(
+        advice for bug_value, advice in want.bugs if close(got, bug_value, want.tol)
+    )
+    if advice:
+        return _more(f"{message}: {advice}", want.more)
     message = f"{message}. {hint}".strip() if hint else message + "."
     return _more(message, want.more)
+
+
+def _one_advice(advices):
+    """The advice of the likely bug that the received answer matches, or None.
+
+    A bug is named only when its premise holds: the answer matches it and no other
+    listed bug with other advice, since two bugs that give the same answer here leave
+    the learner's actual mistake unknown (say neither rather than the wrong one).
+    """
+    found = list(dict.fromkeys(advices))
+    return found[0] if len(found) == 1 else None
 
 
 def _more(message, more):
@@ -207,12 +220,15 @@ def _judge_list(want, values):
     message = (
         f"{want.name} is {_show(got, want.text)}, expected {_show(expected, want.text)}{where}"
     )
-    for bug, advice in want.bugs:
-        if got == list(bug):
-            return f"{message}: {advice}"
-    for ignore, advice in want.alike:
-        if _without(got, ignore) == _without(expected, ignore):
-            return f"{message}: {advice}"
+    advice = _one_advice(advice for bug, advice in want.bugs if got == list(bug))
+    if advice is None:
+        advice = _one_advice(
+            advice
+            for ignore, advice in want.alike
+            if _without(got, ignore) == _without(expected, ignore)
+        )
+    if advice:
+        return f"{message}: {advice}"
     return f"{message}. {want.hint}".strip() if want.hint else message + "."
 
 
@@ -309,12 +325,18 @@ def verdict(expectation, values):
 
 
 def _diagnose(patterns, values, message):
-    for pattern in patterns:
-        if all(close(values.get(k), v, pattern.tol) for k, v in pattern.match.items()):
-            if pattern.replace:
-                return pattern.advice
-            return message.rstrip(".") + f": {pattern.advice}."
-    return message
+    """The message with the advice of the one pattern the values match (see _one_advice)."""
+    matched = [
+        p for p in patterns if all(close(values.get(k), v, p.tol) for k, v in p.match.items())
+    ]
+    if len({p.advice for p in matched}) != 1:
+        return message
+    pattern = matched[0]
+    if pattern.replace:
+        return pattern.advice
+    if pattern.advice in message:  # the wrong number alone named the same bug
+        return message
+    return message.rstrip(".") + f": {pattern.advice}."
 
 
 def error_message(error, filename):

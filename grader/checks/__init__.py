@@ -15,6 +15,7 @@ import pkgutil
 import re
 from typing import Protocol
 
+from grader.lessons import site_wording
 from grader.runners import runner_module
 from grader.verdict import Expectation, judge_outcome, to_json
 
@@ -35,12 +36,17 @@ EXERCISES = tuple(
 class Check(Protocol):
     """What the trusted side knows of one exercise (`grader/checks/dayNN_slug.py`).
 
-    EXERCISE      the exercise file's name, "dayNN_slug.py"
     TITLE         "Day N: ..." as the report shows it
-    LESSON        the lesson's path, "docs/lessons/dayNN_slug.md"
-    NEEDS_ENGINE  whether the child gets a part of `engine/`
-    ENGINE        with NEEDS_ENGINE: {engine module: names hidden from it}, the part of
-                  the engine the child gets (grader/engine_view.py)
+    ENGINE        {engine module: names hidden from it}, the part of the engine the
+                  child gets (grader/engine_view.py); {} for none
+
+    Derived by `check_module` from the module's name and ENGINE, the same for every day
+    (a check module does not write them):
+
+    EXERCISE      the exercise file's name, "dayNN_slug.py"
+    LESSON        the lesson's path in the repository, "docs/lessons/dayNN_slug.md"
+                  (grader/lessons.py names it for learners as the site does)
+    NEEDS_ENGINE  whether the child gets a part of `engine/`: bool(ENGINE)
     ENGINE_BY_KIND  {case kind: another ENGINE} for the kinds that need less ({} if none)
     HIDDEN_SPACE  how wide each hidden case's inputs are, for grader/README.md's table
 
@@ -69,12 +75,29 @@ def check_module(exercise_id) -> Check:
     if exercise_id not in EXERCISES:
         known = ", ".join(EXERCISES)
         raise ValueError(f"no exercise called {exercise_id!r}; the exercises are: {known}")
-    return importlib.import_module(f"{__name__}.{exercise_id[:-3]}")
+    module = importlib.import_module(f"{__name__}.{exercise_id[:-3]}")
+    derive(module, exercise_id)
+    return module
+
+
+DERIVED = ("EXERCISE", "LESSON", "NEEDS_ENGINE")
+
+
+def derive(module, exercise_id):
+    """Set what every check module would write the same way (Check's DERIVED names)."""
+    module.EXERCISE = exercise_id
+    module.LESSON = f"docs/lessons/{exercise_id[:-3]}.md"
+    module.NEEDS_ENGINE = bool(module.ENGINE)
 
 
 def judge_case(check, case, outcome, filename):
-    """(passed, message) for what came back from running `case`: numbers or an error."""
-    return judge_outcome(check.expect(case), outcome, filename)
+    """(passed, message) for what came back from running `case`: numbers or an error.
+
+    The message names a lesson as the course site does, never by its path in the
+    repository (grader/lessons.py): the stubs' "Read docs/lessons/...md" included.
+    """
+    passed, message = judge_outcome(check.expect(case), outcome, filename)
+    return passed, site_wording(message)
 
 
 def published_cases(exercises=None):

@@ -12,10 +12,7 @@ from grader.verdict import CLOSED, EXACT, NUMERIC, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day01_derivative.py"
 TITLE = "Day 1: the derivative, measured by nudging"
-LESSON = "docs/lessons/day01_derivative.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -12,10 +12,7 @@ from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day02_chain_rule.py"
 TITLE = "Day 2: the chain rule as gear ratios"
-LESSON = "docs/lessons/day02_chain_rule.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -10,10 +10,7 @@ from grader.verdict import EXACT, Expectation, Pattern, Want, WantList, fmt
 
 from .cases import case, uniform
 
-EXERCISE = "day03_value.py"
 TITLE = "Day 3: a Value that remembers"
-LESSON = "docs/lessons/day03_value.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -8,10 +8,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day04_manual_backward.py"
 TITLE = "Day 4: the backward pass by hand"
-LESSON = "docs/lessons/day04_manual_backward.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -10,16 +10,14 @@ from grader.verdict import EXACT, Expectation, Want
 from .cases import case, uniform
 from .programs import expect_program
 
-EXERCISE = "day05_add_mul.py"
 TITLE = "Day 5: _backward of add and mul"
-LESSON = "docs/lessons/day05_add_mul.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
 # Planted bugs the diagnosis of whole-graph cases tries, in this order.
 MODES = [(op, m) for op in ("+", "*") for m in ("assign", "no_upstream", "flip", "empty")]
 MODES.insert(4, ("*", "swap"))
+MODES += [(op, "flip_other") for op in ("+", "*")]  # a sign flipped on one side alone
 
 
 def _op(op, a, b, g, a0=0.0, b0=0.0):

@@ -8,10 +8,7 @@ product, reuse, a diamond, a deep chain and fresh random graphs.
 from .cases import case, uniform
 from .programs import catches, expect_order, expect_program, order_graph
 
-EXERCISE = "day06_backward.py"
 TITLE = "Day 6: topological order and backward()"
-LESSON = "docs/lessons/day06_backward.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

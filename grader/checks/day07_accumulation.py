@@ -12,10 +12,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day07_accumulation.py"
 TITLE = "Day 7: the accumulation trap"
-LESSON = "docs/lessons/day07_accumulation.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine's
 # zero_grad is this exercise, and the challenge is worked out on paper, not by backward().
 ENGINE = {"value": ("zero_grad",)}

@@ -13,10 +13,7 @@ from grader.verdict import CLOSED, NUMERIC, Expectation, Want, WantList
 from .cases import case, central_difference, uniform
 from .programs import catches, expect_program
 
-EXERCISE = "day08_more_ops.py"
 TITLE = "Day 8: pow, exp, tanh, relu; neg, sub and div"
-LESSON = "docs/lessons/day08_more_ops.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

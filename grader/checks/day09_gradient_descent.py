@@ -9,10 +9,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day09_gradient_descent.py"
 TITLE = "Day 9: one step of gradient descent"
-LESSON = "docs/lessons/day09_gradient_descent.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.optim's SGD.step() is this exercise.
 ENGINE = {"value": ()}

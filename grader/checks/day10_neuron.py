@@ -11,10 +11,7 @@ from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, then_wants, uniform
 
-EXERCISE = "day10_neuron.py"
 TITLE = "Day 10: one neuron"
-LESSON = "docs/lessons/day10_neuron.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.nn's Neuron is this exercise.
 ENGINE = {"value": ()}

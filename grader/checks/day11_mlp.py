@@ -10,10 +10,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day11_mlp.py"
 TITLE = "Day 11: a layer and an MLP"
-LESSON = "docs/lessons/day11_mlp.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.nn's Layer and MLP are this exercise.
 ENGINE = {"value": ()}

@@ -10,10 +10,7 @@ from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, then_wants, uniform
 
-EXERCISE = "day12_loss.py"
 TITLE = "Day 12: loss functions"
-LESSON = "docs/lessons/day12_loss.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}

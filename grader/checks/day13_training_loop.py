@@ -9,18 +9,17 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day13_training_loop.py"
 TITLE = "Day 13: zero_grad and the training loop"
-LESSON = "docs/lessons/day13_training_loop.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron is
 # given; engine's zero_grad functions and engine.optim's SGD (a training step) are not.
 ENGINE = {"value": ("zero_grad",), "nn": ("Module.zero_grad",)}
 ENGINE_BY_KIND = {}
 
+# Said of a train() whose zero_grad is missing and of one whose zero_grad does nothing:
+# the numbers show the leak, not which of the two it is.
 LEAK = (
     "the gradient of the previous step leaked into this one: call zero_grad(params) "
-    "before loss.backward()"
+    "before loss.backward(), and check that zero_grad sets every .grad to 0"
 )
 
 

@@ -10,10 +10,7 @@ from grader.verdict import CLOSED, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day14_optimizers.py"
 TITLE = "Day 14: SGD with momentum and Adam"
-LESSON = "docs/lessons/day14_optimizers.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.optim's SGD and Adam are this exercise.
 ENGINE = {"value": ()}

@@ -10,10 +10,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day15_classifier.py"
 TITLE = "Day 15: a classifier's accuracy and training step"
-LESSON = "docs/lessons/day15_classifier.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron and
 # the optimizers are given; the engine has no accuracy and no hinge training step.
 ENGINE = {"value": (), "nn": (), "optim": ()}

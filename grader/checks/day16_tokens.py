@@ -10,10 +10,7 @@ from grader.verdict import Expectation, WantList
 
 from .cases import case
 
-EXERCISE = "day16_tokens.py"
 TITLE = "Day 16: tokens"
-LESSON = "docs/lessons/day16_tokens.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -14,10 +14,7 @@ from grader.verdict import CLOSED, Expectation, Want, WantList
 
 from .cases import boundary_row, case, uniform
 
-EXERCISE = "day17_bigrams.py"
 TITLE = "Day 17: bigram counts, probabilities and sampling"
-LESSON = "docs/lessons/day17_bigrams.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

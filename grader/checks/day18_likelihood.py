@@ -12,10 +12,7 @@ from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day18_likelihood.py"
 TITLE = "Day 18: the negative log-likelihood"
-LESSON = "docs/lessons/day18_likelihood.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}

@@ -13,19 +13,18 @@ from grader.verdict import CLOSED, Expectation, Want
 from . import lm
 from .cases import case
 
-EXERCISE = "day19_softmax.py"
 TITLE = "Day 19: softmax and the cross-entropy loss"
-LESSON = "docs/lessons/day19_softmax.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's softmax and cross_entropy are this exercise.
 ENGINE = {"value": ()}
 ENGINE_BY_KIND = {}
 
 HINT = "Build the result from Value operations so that backward() reaches every logit."
+# A hint shown with any wrong number of the case, so it says what must hold, not what the
+# learner did: a file that subtracts the maximum and forgets the sum fails here too.
 LARGE = (
-    "With logits this large, subtract the largest logit before exp: exp of hundreds overflows, "
-    "or its square underflows the gradient to 0."
+    "With logits this large, exp must see z - max(z) (exp of hundreds overflows, or its "
+    "square underflows the gradient to 0); then check the sum and the log."
 )
 
 

@@ -11,10 +11,7 @@ from grader.verdict import EXACT, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day20_embeddings.py"
 TITLE = "Day 20: embeddings"
-LESSON = "docs/lessons/day20_embeddings.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}

@@ -15,10 +15,7 @@ from grader.verdict import CLOSED, Expectation, Want, WantList
 
 from .cases import case, uniform
 
-EXERCISE = "day21_mlp_language_model.py"
 TITLE = "Day 21: an MLP language model"
-LESSON = "docs/lessons/day21_mlp_language_model.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's linear would write half of mlp_logits.
 ENGINE = {"value": ()}
@@ -237,8 +234,9 @@ def _expect_logits(x):
             [
                 (
                     0.0,
-                    "no gradient reached this weight: build h and z from Value operations on the "
-                    "given Values (no .data, no new Values)",
+                    "no gradient reached this weight: use every weight (z = W2 h + b2) and "
+                    "build h and z from Value operations on the given Values (no .data, no "
+                    "new Values)",
                 )
             ]
             if abs(g) > 1e-9

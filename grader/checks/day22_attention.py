@@ -13,10 +13,7 @@ from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 from . import lm
 from .cases import case, central_difference, uniform
 
-EXERCISE = "day22_attention.py"
 TITLE = "Day 22: one head of self-attention"
-LESSON = "docs/lessons/day22_attention.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's dot and attention_head are this exercise.
 ENGINE = {"value": ()}

@@ -11,10 +11,7 @@ from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
 from .cases import case, central_difference, then_wants, uniform
 
-EXERCISE = "day23_multi_head.py"
 TITLE = "Day 23: multi-head attention"
-LESSON = "docs/lessons/day23_multi_head.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's attention is this exercise.
 ENGINE = {"value": ()}

@@ -14,10 +14,7 @@ from grader.verdict import CLOSED, Expectation, Want
 from . import lm
 from .cases import case, uniform
 
-EXERCISE = "day24_rmsnorm_residual.py"
 TITLE = "Day 24: RMSNorm and the residual connection"
-LESSON = "docs/lessons/day24_rmsnorm_residual.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's rmsnorm is this exercise.
 ENGINE = {"value": ()}

@@ -13,10 +13,7 @@ from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
 from .cases import case, central_difference
 
-EXERCISE = "day25_microgpt.py"
 TITLE = "Day 25: microGPT, assembled"
-LESSON = "docs/lessons/day25_microgpt.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine.gpt's
 # building blocks, without its gpt and document_loss (this exercise) and what uses them.
 ENGINE = {"value": (), "gpt": ("gpt", "document_loss")}

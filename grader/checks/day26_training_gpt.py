@@ -10,14 +10,11 @@ replaying them the same way.
 import math
 
 from grader.runners.day26_training_gpt import SMALL, picked
-from grader.verdict import CLOSED, Expectation, Want
+from grader.verdict import CLOSED, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day26_training_gpt.py"
 TITLE = "Day 26: training microGPT with Adam and a decaying learning rate"
-LESSON = "docs/lessons/day26_training_gpt.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): document_loss
 # is given, engine.gpt's lr_at and train_step are this exercise, and Adam (engine.optim)
 # is there only for the training steps, which get one from make_optimizer: never where
@@ -210,8 +207,13 @@ def _expect_train(inputs):
     for key, e in expected.items():
         bugs = [(variants[b][key], BUGS[b]) for b in BUGS if abs(variants[b][key] - e) > 1e-9]
         wants.append(Want(key, e, CLOSED, setup, bugs))
+    # One number can fit two bugs (no decay and a rate set after the step agree on the
+    # second loss): every loss and weight together tell them apart.
+    patterns = [Pattern(variants[b], BUGS[b], CLOSED) for b in BUGS if variants[b] != expected]
     return Expectation(
-        wants, hint="Zero the gradients, loss, backward, set the rate, step; return loss.data."
+        wants,
+        hint="Zero the gradients, loss, backward, set the rate, step; return loss.data.",
+        patterns=patterns,
     )
 
 

@@ -11,10 +11,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 from . import lm
 from .cases import boundary_row, case, uniform
 
-EXERCISE = "day27_sampling.py"
 TITLE = "Day 27: sampling with temperature"
-LESSON = "docs/lessons/day27_sampling.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -12,10 +12,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 from .cases import case
 from .day25_microgpt import _weights, forward
 
-EXERCISE = "day28_kv_cache.py"
 TITLE = "Day 28: the KV cache"
-LESSON = "docs/lessons/day28_kv_cache.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): the given
 # gpt() and its building blocks; the engine has no loop over positions to hide.
 ENGINE = {"value": (), "gpt": ()}

@@ -12,10 +12,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 from .cases import case
 from .programs import describe, expect_order, forward, leaf_gradients, order_graph, output_value
 
-EXERCISE = "day29_making_it_fast.py"
 TITLE = "Day 29: an iterative topological sort and backward()"
-LESSON = "docs/lessons/day29_making_it_fast.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value's
 # own iterative topological_order and backward are this exercise.
 ENGINE = {"value": ("Value.backward", "Value.topological_order")}

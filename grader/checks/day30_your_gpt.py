@@ -12,10 +12,7 @@ from grader.verdict import CLOSED, Expectation, Want
 from .cases import case
 from .day25_microgpt import _weights, forward
 
-EXERCISE = "day30_your_gpt.py"
 TITLE = "Day 30: measuring your GPT"
-LESSON = "docs/lessons/day30_your_gpt.md"
-NEEDS_ENGINE = True
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): gpt() and
 # cross_entropy are given; document_loss and evaluate would be held_out_loss.
 ENGINE = {"value": (), "gpt": ("document_loss", "evaluate")}

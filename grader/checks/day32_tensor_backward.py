@@ -15,10 +15,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day32_tensor_backward.py"
 TITLE = "Day 32: the backward pass of broadcasting, sums and matmul"
-LESSON = "docs/lessons/day32_tensor_backward.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

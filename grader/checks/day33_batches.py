@@ -15,10 +15,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 from . import lm
 from .cases import case, uniform
 
-EXERCISE = "day33_batches.py"
 TITLE = "Day 33: the MLP language model's forward pass on a batch"
-LESSON = "docs/lessons/day33_batches.md"
-NEEDS_ENGINE = False  # nested lists of floats: no engine
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

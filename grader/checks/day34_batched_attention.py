@@ -10,15 +10,12 @@ transpose) are named by the numbers they give.
 
 import math
 
-from grader.verdict import CLOSED, EXACT, Expectation, Want
+from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want
 
 from . import lm
 from .cases import case, then_wants, uniform
 
-EXERCISE = "day34_batched_attention.py"
 TITLE = "Day 34: attention as matrices, with a causal mask"
-LESSON = "docs/lessons/day34_batched_attention.md"
-NEEDS_ENGINE = False  # nested lists of floats: no engine
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -131,6 +128,22 @@ def _split(X, n_head, reshape=False):
     return [[row[h * hd : (h + 1) * hd] for row in X] for h in range(n_head)]
 
 
+def _leaves(name, value):
+    """{key: number} of nested lists, keyed as _nested_wants keys them."""
+    if not isinstance(value, list):
+        return {name: value}
+    out = {}
+    for i, item in enumerate(value):
+        out.update(_leaves(f"{name}[{i}]", item))
+    return out
+
+
+def _whole_patterns(name, bugs, tol):
+    """A Pattern per bug over all of its numbers: where one number fits two bugs (row 0
+    of no mask and of the past masked), the whole list tells them apart."""
+    return [Pattern(_leaves(name, bug), advice, tol) for bug, advice in bugs]
+
+
 def _nested_wants(name, got, bugs, setup, tol):
     """Wants for the lengths and numbers of nested lists `got`; bugs: [(nested, advice)]."""
     wants = []
@@ -218,7 +231,10 @@ def expect(case):
             ([[1.0 if j < i else 0.0 for j in range(T)] for i in range(T)], LOWER),
         ]
         wants = _nested_wants("mask", mask, mask_bugs, f"T = {T} (True counts as 1)", EXACT)
-        wants += _nested_wants("weights", _weights(Q, K), _bugs(Q, K, lambda w: w), setup, CLOSED)
+        weight_bugs = _bugs(Q, K, lambda w: w)
+        wants += _nested_wants("weights", _weights(Q, K), weight_bugs, setup, CLOSED)
+        patterns = _whole_patterns("mask", mask_bugs, EXACT)
+        patterns += _whole_patterns("weights", weight_bugs, CLOSED)
         hint = "Row i: the scores Q[i] . K[j] / sqrt(d), -inf where j > i, then softmax over j."
     else:
         V = x["V"]
@@ -232,5 +248,6 @@ def expect(case):
             (_apply(_weights(Q, K), K), "this blends the keys: the output is the weights times V")
         )
         wants = _nested_wants("out", expected, bugs, setup, CLOSED)
+        patterns = _whole_patterns("out", bugs, CLOSED)
         hint = "Row i of the output is sum over j of weights[i][j] * V[j]."
-    return Expectation(wants, hint=hint)
+    return Expectation(wants, hint=hint, patterns=patterns)

@@ -14,10 +14,7 @@ from grader.verdict import EXACT, Expectation, Want, WantList
 
 from .cases import case, uniform
 
-EXERCISE = "day35_overfitting.py"
 TITLE = "Day 35: a three-way split and early stopping"
-LESSON = "docs/lessons/day35_overfitting.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -236,6 +233,7 @@ def _expect_stop(x):
                         "the best was taken over the whole list: training stopped at "
                         f"evaluation {stop} and never saw the losses after it",
                     ),
+                    (later[0], "one evaluation too late: stop when i - best reaches patience (>=)"),
                 ],
                 label="best",
             ),

@@ -14,10 +14,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day36_learning_rate.py"
 TITLE = "Day 36: a warmup + cosine schedule and a learning-rate range test"
-LESSON = "docs/lessons/day36_learning_rate.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -10,14 +10,11 @@ ignores the mask) are replayed the same way and named.
 
 import math
 
-from grader.verdict import CLOSED, EXACT, Expectation, Want
+from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want
 
 from .cases import case, then_wants, uniform
 
-EXERCISE = "day37_regularization.py"
 TITLE = "Day 37: AdamW and dropout"
-LESSON = "docs/lessons/day37_regularization.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -227,6 +224,10 @@ def _mask(inputs, inclusive=False):
     return [0.0 if (u <= p if inclusive else u < p) else 1.0 / (1.0 - p) for u in inputs["us"]]
 
 
+EDGE = "a draw equal to p keeps its number: drop only when u < p"
+FLIPPED = "a number is dropped when u < p, kept otherwise"
+
+
 def _expect_dropout(inputs):
     xs, p = inputs["xs"], inputs["p"]
     training = inputs["training"]
@@ -245,20 +246,29 @@ def _expect_dropout(inputs):
         bugs = []
         if training:
             if edge[i] != e:
-                bugs.append((edge[i], "a draw equal to p keeps its number: drop only when u < p"))
+                bugs.append((edge[i], EDGE))
             if e != 0.0:
                 bugs.append((1.0, "divide the kept numbers by 1 - p: their mask is 1 / (1 - p)"))
                 bugs.append((1.0 - p, "the kept numbers are multiplied by 1 / (1 - p), not 1 - p"))
-                bugs.append((0.0, "a number is dropped when u < p, kept otherwise"))
+                bugs.append((0.0, FLIPPED))
             else:
-                bugs.append((1.0 / (1.0 - p), "a number is dropped when u < p, kept otherwise"))
+                bugs.append((1.0 / (1.0 - p), FLIPPED))
         else:
             bugs.append((0.0, "in evaluation mode nothing is dropped: the mask is all 1.0"))
             bugs.append((1.0 / (1.0 - p), "in evaluation mode the mask is all 1.0"))
         wants.append(Want(f"mask[{i}]", e, CLOSED, setup, bugs))
     for i, (e, x) in enumerate(zip(mask, xs)):
         wants.append(Want(f"out[{i}]", e * x, CLOSED, setup, [(x, "out[i] is mask[i] * xs[i]")]))
-    return Expectation(wants)
+    # At a draw equal to p, u <= p and a mask turned over give the same number: the whole
+    # mask tells them apart.
+    patterns = []
+    if training:
+        flipped = [1.0 / (1.0 - p) if e == 0.0 else 0.0 for e in mask]
+        for whole, advice in ((edge, EDGE), (flipped, FLIPPED)):
+            if whole != mask:
+                match = {f"mask[{i}]": m for i, m in enumerate(whole)}
+                patterns.append(Pattern(match, advice, CLOSED))
+    return Expectation(wants, patterns=patterns)
 
 
 def expect(case):

@@ -13,10 +13,7 @@ from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, uniform
 
-EXERCISE = "day38_diagnostics.py"
 TITLE = "Day 38: saturation, spread and the update-to-data ratio"
-LESSON = "docs/lessons/day38_diagnostics.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -16,10 +16,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want, WantList
 from . import lm
 from .cases import case, uniform
 
-EXERCISE = "day40_top_k_top_p.py"
 TITLE = "Day 40: top-k and top-p sampling"
-LESSON = "docs/lessons/day40_top_k_top_p.md"
-NEEDS_ENGINE = True  # the stub imports day 27's next_token_probs from engine.gpt
 ENGINE = {"value": (), "gpt": ("filter_probs", "sampling_probs", "_keep")}
 ENGINE_BY_KIND = {}
 

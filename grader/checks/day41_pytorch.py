@@ -15,10 +15,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case
 
-EXERCISE = "day41_pytorch.py"
 TITLE = "Day 41: what a GPT of nanoGPT's size costs"
-LESSON = "docs/lessons/day41_pytorch.md"
-NEEDS_ENGINE = False
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -108,7 +108,8 @@ def buggy_gradients(program, bug, order=None):
     """Leaf gradients as a backward pass with one planted `bug` would compute them.
 
     `bug` is (op name, mode) with mode "assign" (= for +=), "assign_self" (= for += on
-    the first operand only), "no_upstream" (out.grad dropped), "flip" (sign), "swap" (mul
+    the first operand only), "no_upstream" (out.grad dropped), "flip" (sign), "flip_other"
+    (the sign of the second operand's share alone), "swap" (mul
     gives each input its own data), "empty"; or ("backward", "no_seed") /
     ("backward", "forward_order"). `order`: the ops in topological order (default: as
     the program lists them); backward runs it reversed.
@@ -132,7 +133,7 @@ def buggy_gradients(program, bug, order=None):
             share = local * upstream
             if mode == "no_upstream":
                 share = local
-            elif mode == "flip":
+            elif mode == "flip" or (mode == "flip_other" and position == 1):
                 share = -share
             elif mode == "empty":
                 share = 0.0
@@ -165,12 +166,18 @@ BUG_ADVICE = {
     "no_upstream": "_backward of {op} seems to ignore out.grad; multiply the local "
     "derivative by out.grad (the chain rule)",
     "flip": "the sign in _backward of {op} looks flipped",
+    "flip_other": "the sign of the second input's share in _backward of {op} looks flipped",
     "swap": "_backward of * seems to give each input its own .data; the swapper gives "
     "a the *other* input's data: self.grad += other.data * out.grad",
-    "empty": "no gradient arrived through {op}: does its _backward add anything to .grad?",
+    "empty": "no gradient arrived through {op}: its _backward must add each input's share "
+    "(local derivative times out.grad) to that input's .grad",
     "no_seed": "every gradient is 0: set self.grad = 1.0 before running the _backward functions",
-    "forward_order": "backward() seems to run the _backward functions from the leaves up; "
-    "run them in reversed topological order, from the output down",
+    # Seen in the numbers: out.grad is 1.0 but only the output's own _backward reached the
+    # leaves; an order run from the leaves up and an order that holds the output alone both
+    # give this, so the advice covers both.
+    "forward_order": "only the output's own _backward reached the leaves: backward() must "
+    "run the _backward of every node of topological_order(), in reversed order, from the "
+    "output down",
 }
 
 
@@ -195,7 +202,9 @@ def expect_program(program, modes, tol=CLOSED):
     """What every "program" case expects: exact gradients, and the bugs of `modes`.
 
     Each planted bug of `modes` that gives other leaf gradients than the right ones is
-    a `Pattern`: a failing learner whose every leaf gradient matches it is told the bug.
+    a `Pattern`: a failing learner whose out.grad and every leaf gradient match it is told
+    the bug (out.grad too: a seed that is there rules out "set self.grad = 1.0"), unless
+    another planted bug gives the same numbers (grader/verdict.py names neither).
     """
     setup = describe(program)
     seed = "backward() must start with out.grad = 1.0 (d out / d out)"
@@ -209,7 +218,10 @@ def expect_program(program, modes, tol=CLOSED):
         if target != "backward" and target not in names:
             continue
         bugged = buggy_gradients(program, (target, mode))
-        match = {f"{n}.grad": g for (n, _), g in zip(program["leaves"], bugged)}
+        if mode == "assign_self" and bugged == buggy_gradients(program, (target, "assign")):
+            continue  # the same numbers as = on both inputs: one bug, told once
+        match = {"out.grad": 0.0 if (target, mode) == ("backward", "no_seed") else 1.0}
+        match.update({f"{n}.grad": g for (n, _), g in zip(program["leaves"], bugged)})
         patterns.append(Pattern(match, BUG_ADVICE[mode].format(op=target), tol))
     return Expectation(wants, patterns=patterns)
 

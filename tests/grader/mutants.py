@@ -4,6 +4,7 @@ The mutation tests (here, and for the language-model days in tests/gpt) use it: 
 mutant is the course's own reference with one line changed, so no sandbox is needed.
 """
 
+import functools
 import random
 import types
 from pathlib import Path
@@ -47,10 +48,16 @@ def mutant_source(exercise, old, new):
     return source.replace(old, new, 1)
 
 
-def mutant_failures(exercise, old, new):
-    """The failure messages for the reference with its first `old` replaced by `new`."""
+@functools.cache
+def _mutant_failures(exercise, old, new):
     results = run_all(exercise, mutant_source(exercise, old, new))
-    return [message for passed, message in results if not passed]
+    return tuple(message for passed, message in results if not passed)
+
+
+def mutant_failures(exercise, old, new):
+    """The failure messages for the reference with its first `old` replaced by `new`
+    (run once per session: the mutation tests and the premise tests read the same)."""
+    return list(_mutant_failures(exercise, old, new))
 
 
 def hidden_failures(exercise, source, seed):

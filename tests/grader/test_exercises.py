@@ -62,7 +62,8 @@ def test_every_solution_passes_every_case(name):
 @pytest.mark.parametrize("name", EXERCISE_FILES)
 def test_every_stub_fails_every_case_and_names_its_lesson(name):
     check, module = check_module(name), load("exercises", name)
-    lesson = f"docs/lessons/{name[:-3]}.md"
+    # The stub says "Read docs/lessons/<slug>.md"; the grader says it as the site does.
+    lesson = f"on the course site (lessons/{name[:-3]}/#exercise-{name[:-3]})"
     day = int(name[3:5])
     for case in all_cases(check, 0):
         outcome = execute(runner_module(name), module, case, name)
@@ -70,6 +71,7 @@ def test_every_stub_fails_every_case_and_names_its_lesson(name):
         assert not passed, case["name"]
         assert outcome["error"]["type"] == "NotImplementedError", message
         assert lesson in message and f"Day {day}:" in message, message
+        assert "docs/" not in message, message
 
 
 @pytest.mark.parametrize("name", EXERCISE_FILES)
@@ -182,3 +184,52 @@ def test_the_public_checks_stay_browser_safe():
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 names = [node.module.split(".")[0]]
             assert not banned & set(names), f"{path.name} imports {banned & set(names)}"
+
+
+def test_what_every_check_would_write_alike_is_derived():
+    """EXERCISE, LESSON and NEEDS_ENGINE are the loader's (grader.checks.derive), not typed
+    in 41 files: no check module writes them, and each is what the module's name and
+    ENGINE say."""
+    import importlib
+
+    from grader.checks import DERIVED
+
+    for exercise in EXERCISES:
+        source = (ROOT / "grader" / "checks" / exercise).read_text()
+        tree = ast.parse(source)
+        written = {
+            t.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        }
+        assert not written & set(DERIVED), f"{exercise} writes {written & set(DERIVED)}"
+        check = check_module(exercise)
+        assert check.EXERCISE == exercise
+        assert check.LESSON == f"docs/lessons/{exercise[:-3]}.md"
+        assert (ROOT / check.LESSON).is_file()
+        assert check.NEEDS_ENGINE is bool(check.ENGINE)
+        assert importlib.import_module(f"grader.checks.{exercise[:-3]}") is check
+
+
+def test_the_readme_and_public_py_list_what_the_browser_wheel_holds():
+    """grader/README.md's list of the wheel is hooks/site_build.py's PUBLIC_GRADER, every
+    file of runners/ and public_cases.json; public.py names the function that writes it."""
+    import site_build
+
+    readme = (ROOT / "grader" / "README.md").read_text()
+    section = readme.split("## The page's Check button", 1)[1].split("\n## ", 1)[0]
+    for entry in site_build.PUBLIC_GRADER:
+        name = entry.removeprefix("grader/")
+        shown = f"`{name}/`" if (ROOT / entry).is_dir() else f"`{name}`"
+        assert shown in section, f"grader/README.md does not list {entry} in the wheel"
+    helpers = [
+        p.name for p in (ROOT / "grader" / "runners").glob("*.py") if not p.name.startswith("day")
+    ]
+    for name in helpers:
+        assert f"`{name}`" in section or name == "__init__.py", name
+    assert "`public_cases.json`" in section
+    public = (ROOT / "grader" / "public.py").read_text()
+    assert "public_cases_json" in public and hasattr(site_build, "public_cases_json")
+    assert "write_public_cases" not in public

@@ -7,6 +7,8 @@ hidden) must name the bug. They run in process (tests/grader/mutants.py): no lea
 code here.
 """
 
+import re
+
 import pytest
 
 from .mutants import (
@@ -835,3 +837,59 @@ def test_a_planted_bug_loses_marks_and_is_named(exercise, old, new, bug, phrase)
 def test_the_unmutated_reference_passes(exercise):
     failures = reference_failures(exercise, SEEDS)
     assert not failures, failures
+
+
+# A diagnosis must not fire when its premise is false. Per planted bug, what its feedback
+# once said that the bug does not do (each a regular expression no message may match):
+# two bugs that give the same number were told as the first one listed, or a hint said
+# what the file already does. Every other planted bug's messages were read for the same.
+FALSE_PREMISES = {
+    ("day05_add_mul.py", "flipped sign in mul"): [
+        r"does its _backward add anything",  # it adds, and subtracts: b * b cancels
+        r"_backward of \+ seems",  # + is right
+    ],
+    ("day06_backward.py", "forward order"): [r"set self\.grad = 1\.0"],  # the seed is set
+    ("day06_backward.py", "only the output"): [
+        r"set self\.grad = 1\.0",
+        r"from the leaves up",  # it runs the order reversed; the order holds the output alone
+    ],
+    ("day13_training_loop.py", "zero_grad does nothing"): [
+        r"call zero_grad\(params\) before loss\.backward\(\)$"  # it is called
+    ],
+    ("day19_softmax.py", "no normalisation"): [r"subtract the largest logit before exp"],
+    ("day21_mlp_language_model.py", "no output bias"): [
+        r"no gradient reached this weight: build h"  # b2 is not used at all
+    ],
+    ("day31_tensors.py", "the smaller size kept"): [r"lined up from the RIGHT"],
+    ("day35_overfitting.py", "patience off by one"): [r"EQUAL to the best"],
+    ("day35_overfitting.py", "best with hindsight"): [r"EQUAL to the best"],
+    ("day37_regularization.py", "keeps with probability p"): [r"a draw equal to p keeps"],
+    ("day39_bpe.py", "pairs across sequences"): [r"met FIRST"],
+    ("day39_bpe.py", "last id lost"): [r"met FIRST"],
+    ("day40_top_k_top_p.py", "every tie with the k-th kept"): [r"divide the kept probabilities"],
+    ("day40_top_k_top_p.py", "a total exactly p kept going"): [r"divide the kept probabilities"],
+    ("day40_top_k_top_p.py", "index order"): [r"reaches p exactly"],
+}
+# What the feedback of a planted bug must say instead (a regular expression).
+TRUE_PREMISES = {
+    ("day06_backward.py", "forward order"): r"in reversed order, from the output down",
+    ("day39_bpe.py", "last of equal pairs"): r"met FIRST",
+}
+PREMISE_CASES = [(exercise, old, new, bug) for exercise, old, new, bug, _ in CASES]
+
+
+@pytest.mark.parametrize(
+    "exercise, old, new, bug", PREMISE_CASES, ids=[f"{c[0][:5]}-{c[3]}" for c in PREMISE_CASES]
+)
+def test_no_message_asserts_a_false_premise(exercise, old, new, bug):
+    failures = mutant_failures(exercise, old, new)
+    for pattern in FALSE_PREMISES.get((exercise, bug), []):
+        told = [m for m in failures if re.search(pattern, m)]
+        assert not told, f"{bug}: a message says what the file does not do: {told[0]}"
+    if (exercise, bug) in TRUE_PREMISES:
+        assert any(re.search(TRUE_PREMISES[exercise, bug], m) for m in failures), failures[:3]
+
+
+def test_the_premise_table_names_planted_bugs():
+    planted = {(exercise, bug) for exercise, _, _, bug, _ in CASES}
+    assert set(FALSE_PREMISES) | set(TRUE_PREMISES) <= planted

@@ -23,7 +23,9 @@ def test_the_untouched_stub_fails_every_case_with_the_lesson_to_read():
     done = pytest_grade("--submission", "exercises", "-k", "day05_add_mul", "--grader-seed", "7")
     assert done.returncode == 1
     assert "passed" not in done.stdout.splitlines()[-1]
-    assert "docs/lessons/day05_add_mul.md" in done.stdout
+    # The stub's "Read docs/lessons/day05_add_mul.md", said as the site names the lesson.
+    assert "on the course site (lessons/day05_add_mul/#exercise-day05_add_mul)" in done.stdout
+    assert "docs/lessons/" not in done.stdout
     assert "grader: submission exercises, seed 7" in done.stdout
 
 
