@@ -126,11 +126,21 @@ def _port(posargs: list[str], default: str = "8000") -> str:
 
 @nox.session
 def serve(session: nox.Session) -> None:
-    """Build the course and serve it at http://127.0.0.1:8000 (-- --port N for another)."""
+    """Serve the course at http://127.0.0.1:8000, rebuilt and reloaded on every change (-- --port N).
+
+    `mkdocs serve`: a change to a page, web/, exercises/, engine/ (mkdocs.yml's `watch:`)
+    rebuilds the site and reloads the page; the course plugin sends the isolation headers
+    (COOP/COEP), so Stop interrupts at once. Other arguments go to `mkdocs serve`. A preview
+    keeps nothing offline; `nox -s docs` builds the site as it is published.
+    """
     port = _port(session.posargs)
-    build_site(session, env={"SITE_URL": f"http://127.0.0.1:{port}/"})
-    # COOP/COEP headers: the page is cross-origin isolated, so Stop interrupts at once.
-    session.run("python", "tools/serve.py", "--dir", "site", "--port", port, *session.posargs)
+    install_site_build(session)
+    args = list(session.posargs)
+    if "--port" in args[:-1]:
+        del args[args.index("--port") : args.index("--port") + 2]
+    address = f"127.0.0.1:{port}"
+    env = {"SITE_URL": f"http://{address}/"}
+    session.run("python", "-m", "mkdocs", "serve", "--dev-addr", address, *args, env=env)
 
 
 @nox.session

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from fences import custom_fences
 from mkdocs.utils import get_relative_url
-from site_build import SiteBuildError, build_site_runtime
+from site_build import ISOLATION_HEADERS, SiteBuildError, build_site_runtime
 
 log = logging.getLogger("mkdocs.hooks.course_site")
 
@@ -133,14 +133,17 @@ def finish_page(output: str, page, server: str | None) -> str:
     return output
 
 
-def build_runtime(config, server: str | None) -> None:
-    """Add the runtime to the built site (site_build.py); Abort with the failing step's message."""
+def build_runtime(config, server: str | None, offline: bool = True) -> None:
+    """Add the runtime to the built site (site_build.py); Abort with the failing step's message.
+
+    `offline=False` for a preview (`mkdocs serve`): its service worker keeps nothing."""
     try:
         build_site_runtime(
             _root(config),
             Path(config.site_dir),
             config.site_url,
             server_url=server,
+            offline=offline,
         )
     except SiteBuildError as exc:
         # Abort the build with the step's own message (what to install or fix).
@@ -148,3 +151,16 @@ def build_runtime(config, server: str | None) -> None:
 
         raise Abort(f"course runtime: {exc}") from exc
     log.info("course runtime: Pyodide, wheels, KaTeX and exercises are in %s", config.site_dir)
+
+
+def isolated(app):
+    """The WSGI app `app` (the preview server's) with the isolation headers on every response,
+    as tools/serve.py and the built site's service worker give them."""
+
+    def with_headers(environ, start_response):
+        def start(status, headers, exc_info=None):
+            return start_response(status, [*headers, *ISOLATION_HEADERS.items()], exc_info)
+
+        return app(environ, start)
+
+    return with_headers

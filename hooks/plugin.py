@@ -45,8 +45,11 @@ import toc_math  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from jinja2 import Environment
     from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.livereload import LiveReloadServer
     from mkdocs.structure.files import Files
     from mkdocs.structure.nav import Navigation
     from mkdocs.structure.pages import Page
@@ -65,10 +68,14 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     """The course's build: see the module's docstring for what each event does."""
 
     def __init__(self) -> None:
+        self.serving = False  # `mkdocs serve` (nox -s serve): a preview that reloads on changes
         self.manifest: course.Course | None = None  # read once a build, in on_config
         self.server: str | None = None  # the checked SUBMIT_URL
         self.notebook_settings: dict = {}  # the course's public addresses (Colab links)
         self.notebook_urls: dict[str, str] = {}  # "day17_bigrams.ipynb" -> its page's url
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.manifest = course_nav.load(config.docs_dir)
@@ -107,4 +114,13 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return notebook_link.finish_notebook_page(output, page, self.notebook_urls)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        course_site.build_runtime(config, self.server)  # last: see the module's docstring
+        # Last: see the module's docstring. A preview keeps nothing offline, so that each
+        # reload shows the latest build.
+        course_site.build_runtime(config, self.server, offline=not self.serving)
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable
+    ) -> LiveReloadServer:
+        # The preview is cross-origin isolated, as the published course: Stop interrupts.
+        server.set_app(course_site.isolated(server.get_app()))
+        return server

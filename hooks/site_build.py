@@ -339,10 +339,16 @@ def publish_notebooks(site: Path, site_url: str, wheels: list[Path]) -> None:
             raise SiteBuildError(f"{path.relative_to(site)}: {exc}") from exc
 
 
+def write_preview_worker(root: Path, site: Path) -> None:
+    """site/sw.js for a preview (`mkdocs serve`): web/sw-preview.js, which keeps nothing."""
+    shutil.copyfile(root / "web" / "sw-preview.js", site / "sw.js")
+
+
 def build_site_runtime(
-    root: Path, site: Path, site_url: str, server_url: str | None = None
+    root: Path, site: Path, site_url: str, server_url: str | None = None, offline: bool = True
 ) -> None:
-    """Every step above, in order; `server_url`: the course server (SUBMIT_URL), or None."""
+    """Every step above, in order; `server_url`: the course server (SUBMIT_URL), or None;
+    `offline=False` (a preview): a service worker that keeps nothing."""
     nm = node_modules(root)
     bundle_runtime(root, site)
     pyodide_dir = copy_pyodide(nm, site)
@@ -352,4 +358,7 @@ def build_site_runtime(
     publish_exercises(root, site)
     publish_notebooks(site, site_url, wheels)
     write_headers_file(site)
-    write_service_worker(root, site, server_url)  # last: it lists every file above
+    if offline:
+        write_service_worker(root, site, server_url)  # last: it lists every file above
+    else:
+        write_preview_worker(root, site)

@@ -3,6 +3,7 @@ applies them (the course plugin, hooks/plugin.py, calls these modules). They are
 by name: pyproject.toml puts hooks/ on pytest's path."""
 
 import tomllib
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -211,3 +212,55 @@ def test_the_course_configures_no_repository_so_its_pages_have_no_colab_link():
     assert notebooks.settings()["repository"] is None
     for path in notebooks.NOTEBOOKS.glob("*.ipynb"):
         assert "colab.research.google.com" not in path.read_text(encoding="utf-8"), path.name
+
+
+# -- the course plugin (hooks/plugin.py) ------------------------------------------------------
+
+
+def test_the_course_plugin_runs_after_search_and_the_notebooks_and_watches_the_runtime():
+    config = load_config(str(ROOT / "mkdocs.yml"), site_url="https://example.org/course/")
+    # Last: its contents titles after search read them, its notebook links after
+    # mkdocs-jupyter made the notebooks pages, its service worker after every file is written.
+    names = list(config.plugins)
+    assert "mkdocs-jupyter" in names and any(name.endswith("search") for name in names)
+    assert names[-1] == "course"
+    assert not config.hooks, "the build is the course plugin's: mkdocs.yml lists no hook"
+    # `nox -s serve` (mkdocs serve) rebuilds and reloads on a change to these.
+    watched = {Path(p).relative_to(ROOT).as_posix() for p in config.watch}
+    assert {"web", "exercises", "engine"} <= watched
+
+
+def test_the_preview_is_isolated_and_keeps_nothing_offline(tmp_path):
+    import course_site
+    import site_build
+
+    sent = {}
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [b"page"]
+
+    def start_response(status, headers, exc_info=None):
+        sent.update(headers)
+
+    assert course_site.isolated(app)({}, start_response) == [b"page"]
+    assert sent == {"Content-Type": "text/html", **site_build.ISOLATION_HEADERS}
+    site_build.write_preview_worker(ROOT, tmp_path)
+    worker = (tmp_path / "sw.js").read_text(encoding="utf-8")
+    assert "skipWaiting" in worker and "caches.delete" in worker
+    assert "fetch" not in worker  # every request goes to the preview server
+
+
+def test_the_build_finds_pyodide_build_where_nox_installs_it_and_never_installs_it(
+    tmp_path, monkeypatch
+):
+    import site_build
+
+    monkeypatch.setattr(site_build.sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(site_build.SiteBuildError, match="nox -s docs"):
+        site_build.pyodide_cli()
+    (tmp_path / "pyodide").write_text("")  # beside the Python that runs the build: nox's venv
+    assert site_build.pyodide_cli() == tmp_path / "pyodide"
+    source = Path(site_build.__file__).read_text(encoding="utf-8")
+    assert '"-m", "pip"' not in source and '"-m", "venv"' not in source  # nox installs it
