@@ -1,10 +1,13 @@
 """What the README, the site's front pages and the project's settings say is what is true:
-every nox session and every top-level folder is listed, and no text types a number of days
-(the manifest's count is filled in where a page says it)."""
+every nox session and every top-level folder is listed, no text types a number of days
+other than the manifest's, and every place that names a Node.js version names the same."""
 
 import ast
+import json
 import re
 import subprocess
+
+import yaml
 
 import course
 
@@ -98,3 +101,34 @@ def test_the_site_states_the_manifests_number_of_days():
         "ninety-nine",
         "120",
     ]
+
+
+def _minimum(spec):
+    """(major, minor, patch) of an npm engines range ">=20" or ">=18.0.0"."""
+    m = re.fullmatch(r">=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?", spec.strip())
+    assert m, f"engines range {spec!r}: only >=X.Y.Z is understood here"
+    return tuple(int(part or 0) for part in m.groups())
+
+
+def test_every_place_names_the_same_node_version():
+    package = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
+    node = _minimum(package["engines"]["node"])
+    major = node[0]
+    assert f"**Node.js {major} or newer and npm**" in README
+    assert f">= {major} ? 0 : 1" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text())
+    versions = {
+        step["with"]["node-version"]
+        for job in workflow["jobs"].values()
+        for step in job.get("steps", [])
+        if step.get("uses", "").startswith("actions/setup-node")
+    }
+    assert versions == {str(major)}
+    # ...and `npm ci` on that Node warns of no package that wants a newer one.
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    newer = {
+        path: entry["engines"]["node"]
+        for path, entry in lock["packages"].items()
+        if "node" in entry.get("engines", {}) and _minimum(entry["engines"]["node"]) > node
+    }
+    assert not newer, f"these need a newer Node.js than package.json's {node}: {newer}"
