@@ -321,10 +321,10 @@ DERIVED = sorted(
 def test_the_engines_namesake_of_each_function_scores_nothing(tmp_path, exercise):
     source, taken = derived_attack(exercise)
     results = grade_source(tmp_path, source, exercise, detect().level, Limits(), seed=2)
-    passed = [t["name"] for t in results["tests"] if t["passed"]]
     stem = exercise.removesuffix(".py")
     assert score(results) == 0, (
-        f"{exercise}: the engine holds answers to it: {', '.join(taken)} passed {passed}. "
+        f"{exercise}: {score(results)} of {len(results['tests'])} cases pass with the "
+        f"engine's namesakes of its functions ({', '.join(taken)}). "
         f"Hide them from its sandbox in grader/checks/{exercise}: "
         f'ENGINE = {{"module": ("name", ...)}}, or "Class.method" (grader/README.md); '
         f"then `python -m pytest tests/grader/test_engine_answers.py -k {stem}`"
