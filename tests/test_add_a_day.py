@@ -20,6 +20,7 @@ import sys
 import textwrap
 
 import pytest
+from day_count import in_words
 
 import course
 
@@ -164,6 +165,7 @@ files = get_files(config)
 nav = get_navigation(files, config)
 from day_badge import add_badge  # the course plugin's modules: hooks/plugin.py imports them
 from course_map import PLACEHOLDER, add_map
+from day_count import fill
 
 manifest = config.plugins["course"].manifest  # the course as the plugin read it
 page = SimpleNamespace(file=files.get_file_from_path("map.md"), meta={})
@@ -177,6 +179,8 @@ print(json.dumps({
     ],
     "map": add_map(PLACEHOLDER, page, files, manifest),
     "badge": add_badge(lesson, lesson_page, manifest),
+    "home": fill(open("docs/index.md", encoding="utf-8").read(), manifest.total),
+    "description": config.site_description,
 }))
 """
 SITE = _numbered(SITE)
@@ -227,6 +231,10 @@ def test_a_new_day_is_its_own_five_files_and_its_notebook(tmp_path, request):
     # The badge and the course map count one day more.
     assert f"{course.phase_title(PHASE)} · Day {N} of {N}" in site["badge"]
     assert site["map"].startswith(f"{N} days")
+    # ...and so do the home page and the site's description, which type no number.
+    words = in_words(N)
+    assert f"{words.capitalize()} days, one idea a day." in site["home"]
+    assert f"A course in {words} days" in site["description"]
     page = course.split_front_matter(textwrap.dedent(DAY[f"docs/lessons/{SLUG}.md"]))[1]
     minutes = course.estimate_minutes(page, textwrap.dedent(DAY[f"exercises/{SLUG}.py"]))
     row = f"| {N} | [Echo: a day that only this test has](lessons/{SLUG}.md) | {minutes} min |"
