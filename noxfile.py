@@ -11,6 +11,15 @@ nox.options.sessions = ["tests"]
 
 TESTS = "requirements/tests.txt"
 DOCS = "requirements/docs.txt"
+PYODIDE_BUILD = "requirements/pyodide-build.txt"  # the build's `pyodide lockfile` (Python 3.12+)
+
+
+def install_site_build(session: nox.Session) -> None:
+    """What building the site needs: MkDocs and its plugins, pyodide-build, the course plugin
+    (`pip install .` registers `course`, hooks/plugin.py), and the npm packages."""
+    session.install("-r", DOCS, "-r", PYODIDE_BUILD)
+    session.install(".")
+    npm_ci(session)
 
 
 def npm_ci(session: nox.Session) -> None:
@@ -25,9 +34,8 @@ def npm_ci(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """Run the whole test suite (pass pytest arguments after --)."""
     # requirements/tests.txt includes requirements/server.txt (the server's tests).
-    session.install("-r", TESTS, "-r", DOCS)
-    session.install(".")
-    npm_ci(session)  # the browser and Pyodide tests build and run the site from it
+    session.install("-r", TESTS)
+    install_site_build(session)  # the browser and Pyodide tests build and run the site
     session.run("pytest", *session.posargs)
 
 
@@ -46,10 +54,9 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Measure the engine against a textbook baseline and print the ratios."""
-    session.install(".")
     # benchmarks/browser.py builds the site and drives Chromium with Playwright.
-    session.install("-r", TESTS, "-r", DOCS)
-    npm_ci(session)
+    session.install("-r", TESTS)
+    install_site_build(session)
     session.run("python", "-m", "benchmarks", *session.posargs)
 
 
@@ -87,10 +94,11 @@ def notebooks(session: nox.Session) -> None:
 
 @nox.session
 def notebooks_run(session: nox.Session) -> None:
-    """Run all thirty notebooks as a learner would: fresh Jupyter kernel, engine from the site."""
-    session.install("-r", TESTS, "-r", DOCS)
-    session.install(".")
-    npm_ci(session)  # the site the notebooks install from is built, and the pages' cells run
+    """Run every day's notebook as a learner would: fresh Jupyter kernel, engine from the site."""
+    session.install("-r", TESTS)
+    install_site_build(
+        session
+    )  # the site the notebooks install from is built, and the pages' cells run
     # `nox -s tests` runs days 1, 4, 15 and 30 of tests/notebooks; this runs every day.
     session.run("pytest", "tests/notebooks", *session.posargs, env={"COURSE_NOTEBOOKS": "all"})
 
@@ -102,11 +110,9 @@ def docs(session: nox.Session) -> None:
 
 
 def build_site(session: nox.Session, env: dict[str, str], site_dir: str | None = None) -> None:
-    session.install("-r", DOCS)
-    session.install(".")
-    npm_ci(session)
-    # The hook (hooks/course_site.py) bundles web/, copies Pyodide and registers the wheels.
-    # `python -m` from the repository root: the hooks import the course manifest (course.py).
+    install_site_build(session)
+    # The course plugin (hooks/plugin.py) bundles web/, copies Pyodide and registers the wheels.
+    # `python -m` from the repository root: the plugin imports hooks/ and course.py from there.
     where = ["--site-dir", site_dir] if site_dir else []
     session.run("python", "-m", "mkdocs", "build", "--strict", *where, env=env)
 
@@ -120,11 +126,21 @@ def _port(posargs: list[str], default: str = "8000") -> str:
 
 @nox.session
 def serve(session: nox.Session) -> None:
-    """Build the course and serve it at http://127.0.0.1:8000 (-- --port N for another)."""
+    """Serve the course at http://127.0.0.1:8000, rebuilt and reloaded on every change (-- --port N).
+
+    `mkdocs serve`: a change to a page, web/, exercises/, engine/ (mkdocs.yml's `watch:`)
+    rebuilds the site and reloads the page; the course plugin sends the isolation headers
+    (COOP/COEP), so Stop interrupts at once. Other arguments go to `mkdocs serve`. A preview
+    keeps nothing offline; `nox -s docs` builds the site as it is published.
+    """
     port = _port(session.posargs)
-    build_site(session, env={"SITE_URL": f"http://127.0.0.1:{port}/"})
-    # COOP/COEP headers: the page is cross-origin isolated, so Stop interrupts at once.
-    session.run("python", "tools/serve.py", "--dir", "site", "--port", port, *session.posargs)
+    install_site_build(session)
+    args = list(session.posargs)
+    if "--port" in args[:-1]:
+        del args[args.index("--port") : args.index("--port") + 2]
+    address = f"127.0.0.1:{port}"
+    env = {"SITE_URL": f"http://{address}/"}
+    session.run("python", "-m", "mkdocs", "serve", "--dev-addr", address, *args, env=env)
 
 
 @nox.session

@@ -9,5 +9,5 @@ import re
 _ABBR = re.compile(r"<abbr(?![^>]*\btabindex=)(?=[^>]*\btitle=)")
 
 
-def on_page_content(html, **kwargs):
+def focusable_abbr(html: str) -> str:
     return _ABBR.sub('<abbr tabindex="0"', html)

@@ -90,9 +90,11 @@ def render(entries, page_uri, version=""):
     return "\n".join(out)
 
 
-def on_page_markdown(markdown, page, config, files):
+def add_map(markdown: str, page, files, manifest: course.Course | None = None) -> str:
+    """The page's Markdown with its placeholder made the course map (`manifest`: the course
+    as this build reads it, from the plugin; None: as imported)."""
     if PLACEHOLDER not in markdown:
         return markdown
-    days = course.load(config.docs_dir).days if config else None
+    days = manifest.days if manifest else None
     table = render(lessons(files, days), page.file.src_uri, course_version())
     return markdown.replace(PLACEHOLDER, table)

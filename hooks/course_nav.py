@@ -7,16 +7,16 @@ mkdocs.yml's `nav` holds one placeholder entry where the lessons go:
       - lessons/*.md
       - Instructors: ...
 
-On every build (`on_config`, before MkDocs turns `nav` into pages) the placeholder becomes
+On every build (the plugin's `on_config`, before MkDocs turns `nav` into pages) the placeholder becomes
 one section a phase, "Phase 1 · Foundations" and so on, each listing its days in day order,
 all read from the lessons' front matter. A new lesson needs no line in mkdocs.yml, and a
 lesson cannot sit in the wrong phase or out of order. The build stops with a clear message
 when the placeholder is missing or repeated, when mkdocs.yml lists a lesson by hand, or
 when a lesson's front matter is wrong.
 
-It is the first hook in mkdocs.yml, so a missing manifest is the first error the build
-shows. MkDocs must run from the repository root as `python -m mkdocs` (as `nox -s docs`
-and the tests do), which puts the root, and so course.py, on the import path.
+The course plugin (hooks/plugin.py) reads the manifest first, so a missing one is the first
+error the build shows. MkDocs must run from the repository root as `python -m mkdocs` (as
+`nox -s docs` and the tests do), which puts the root, and so course.py, on the import path.
 """
 
 from __future__ import annotations
@@ -77,10 +77,9 @@ def expand(nav: list | None, manifest: course.Course) -> list:
     return out
 
 
-def on_config(config):
+def load(docs_dir) -> course.Course:
+    """The course manifest as the lessons in `docs_dir` make it; PluginError when one is wrong."""
     try:
-        manifest = course.load(config.docs_dir)
+        return course.load(docs_dir)
     except course.ManifestError as exc:
         raise PluginError(str(exc)) from exc
-    config.nav = expand(config.nav, manifest)
-    return config

@@ -1,7 +1,9 @@
-"""MkDocs hook of the course: the `pyodide` and `exercise` fences, and the runtime.
+"""The course's runtime in the site: its custom fences, each page's head, the built files.
 
-on_config registers the two custom fences with pymdownx.superfences; on_post_build
-adds everything the pages need to run Python locally (see site_build.py).
+The course plugin (hooks/plugin.py) calls these: `configure` registers the five custom fences
+(`pyodide`, `exercise`, `explorer`, `gpt-explorer` and `question`: hooks/fences.py) with
+pymdownx.superfences; `finish_page` completes each page's <head>; `build_runtime` adds
+everything the pages need to run Python locally (see site_build.py).
 
 SUBMIT_URL, when set at build time, is the course server's address (server/README.md):
 every page then carries it as `<meta name="course-server" content="...">`, which the
@@ -21,7 +23,7 @@ from urllib.parse import urlsplit
 
 from fences import custom_fences
 from mkdocs.utils import get_relative_url
-from site_build import SiteBuildError, build_site_runtime
+from site_build import ISOLATION_HEADERS, SiteBuildError, build_site_runtime
 
 log = logging.getLogger("mkdocs.hooks.course_site")
 
@@ -46,7 +48,13 @@ def submit_url(environ=os.environ) -> str | None:
 
     Raises ValueError when it is set but is not an http(s) address.
     """
-    value = environ.get("SUBMIT_URL", "").strip()
+    return server_url(environ.get("SUBMIT_URL"))
+
+
+def server_url(value: str | None) -> str | None:
+    """`value` (SUBMIT_URL) as the course server's address, with its trailing slash; None
+    when empty. Raises ValueError when it is set but is not an http(s) address."""
+    value = (value or "").strip()
     if not value:
         return None
     parts = urlsplit(value)
@@ -59,13 +67,15 @@ def submit_url(environ=os.environ) -> str | None:
     return value if value.endswith("/") else value + "/"
 
 
-def on_config(config):
+def configure(config, submit: str | None) -> str | None:
+    """Check the build's addresses and register the custom fences; return the course
+    server's address (`submit`, SUBMIT_URL, checked), or None."""
     if not config.site_url:
         from mkdocs.exceptions import Abort
 
         raise Abort(NO_SITE_URL)
     try:
-        config.extra["course_server"] = submit_url()
+        server = server_url(submit)
     except ValueError as exc:
         from mkdocs.exceptions import Abort
 
@@ -76,7 +86,7 @@ def on_config(config):
     fences = options.setdefault("custom_fences", [])
     names = {fence["name"] for fence in fences}
     fences.extend(f for f in custom_fences(_root(config) / "exercises") if f["name"] not in names)
-    return config
+    return server
 
 
 # mkdocs-jupyter's page template carries a loader that imports Mermaid from a CDN when a
@@ -107,9 +117,10 @@ _RUNS_PYTHON = (
 )
 
 
-def on_post_page(output, page, config):
+def finish_page(output: str, page, server: str | None) -> str:
+    """The page's HTML with the course server's address and, where it runs Python, the early
+    start of its worker in <head>; no CDN loader."""
     output = _MERMAID_LOADER.sub("", output)
-    server = config.extra.get("course_server")
     if server and "</head>" in output:
         meta = f'<meta name="course-server" content="{html.escape(server)}">'
         output = output.replace("</head>", meta + "</head>", 1)
@@ -122,13 +133,17 @@ def on_post_page(output, page, config):
     return output
 
 
-def on_post_build(config):
+def build_runtime(config, server: str | None, offline: bool = True) -> None:
+    """Add the runtime to the built site (site_build.py); Abort with the failing step's message.
+
+    `offline=False` for a preview (`mkdocs serve`): its service worker keeps nothing."""
     try:
         build_site_runtime(
             _root(config),
             Path(config.site_dir),
             config.site_url,
-            server_url=config.extra.get("course_server"),
+            server_url=server,
+            offline=offline,
         )
     except SiteBuildError as exc:
         # Abort the build with the step's own message (what to install or fix).
@@ -136,3 +151,16 @@ def on_post_build(config):
 
         raise Abort(f"course runtime: {exc}") from exc
     log.info("course runtime: Pyodide, wheels, KaTeX and exercises are in %s", config.site_dir)
+
+
+def isolated(app):
+    """The WSGI app `app` (the preview server's) with the isolation headers on every response,
+    as tools/serve.py and the built site's service worker give them."""
+
+    def with_headers(environ, start_response):
+        def start(status, headers, exc_info=None):
+            return start_response(status, [*headers, *ISOLATION_HEADERS.items()], exc_info)
+
+        return app(environ, start)
+
+    return with_headers

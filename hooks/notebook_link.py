@@ -19,19 +19,16 @@ from tools.notebooks import colab_url, settings
 # notebook, `dayNN_slug.ipynb`: right beside it in docs/notebooks/ or a folder of downloads.
 # On the site each notebook is a page of its own, so such a link is pointed at that page.
 _NOTEBOOK_HREF = re.compile(r'href="(?P<name>day[0-9][0-9]_\w+\.ipynb)(?P<anchor>#[^"]*)?"')
-_notebook_urls = {}
-_settings = {}
 
 
-def on_config(config):
-    _settings.clear()
+def read_settings(config_file: str | Path) -> dict:
+    """The course's public addresses (tools/notebooks.py); Abort when they are wrong."""
     try:
-        _settings.update(settings(Path(config.config_file_path)))
+        return settings(Path(config_file))
     except ValueError as exc:
         from mkdocs.exceptions import Abort
 
         raise Abort(str(exc)) from exc
-    return config
 
 
 def _notebook_file(page, files):
@@ -39,7 +36,11 @@ def _notebook_file(page, files):
     return files.get_file_from_path(f"notebooks/{slug}.ipynb")
 
 
-def on_page_markdown(markdown, page, config, files):
+def add_notebook_line(markdown: str, page, files, settings: dict | None = None) -> str:
+    """A lesson page's Markdown with the notebook line under its badge; any other page as it is.
+
+    `settings`: the course's public addresses (`read_settings`), for "Open in Colab".
+    """
     if "day" not in page.meta or not page.file.src_uri.startswith("lessons/"):
         return markdown
     nb = _notebook_file(page, files)
@@ -53,7 +54,7 @@ def on_page_markdown(markdown, page, config, files):
     folder = posixpath.dirname(nb.dest_uri)
     download = get_relative_url(posixpath.join(folder, name), page.url)
     view = get_relative_url(nb.url, page.url)
-    colab = colab_url(_settings, name) if _settings else None
+    colab = colab_url(settings, name) if settings else None
     line = (
         f'<p class="day-notebook"><a href="{download}" download>Download this day as a Jupyter '
         f'notebook</a> · <a href="{view}">read the notebook</a>'
@@ -71,13 +72,13 @@ def on_page_markdown(markdown, page, config, files):
 _EMPTY_MATHJAX = '<script src=""> </script>'
 
 
-def on_env(env, config, files):
-    # By now mkdocs-jupyter has made every notebook a page: remember where each one is served.
-    _notebook_urls.clear()
-    for f in files:
-        if f.src_uri.startswith("notebooks/") and f.src_uri.endswith(".ipynb"):
-            _notebook_urls[posixpath.basename(f.src_uri)] = f.url
-    return env
+def notebook_urls(files) -> dict[str, str]:
+    """{"day17_bigrams.ipynb": its page's url}: once mkdocs-jupyter has made notebooks pages."""
+    return {
+        posixpath.basename(f.src_uri): f.url
+        for f in files
+        if f.src_uri.startswith("notebooks/") and f.src_uri.endswith(".ipynb")
+    }
 
 
 def link_sibling_notebooks(output, page_url, urls):
@@ -92,10 +93,11 @@ def link_sibling_notebooks(output, page_url, urls):
     return _NOTEBOOK_HREF.sub(repl, output)
 
 
-def on_post_page(output, page, config):
+def finish_notebook_page(output: str, page, urls: dict[str, str]) -> str:
+    """A notebook's page: links to other notebooks made page links, no empty MathJax tag."""
     # mkdocs-jupyter's template loads MathJax from `custom_mathjax_url`; we leave it empty so no
     # request leaves the site, and drop the empty script tag it would still write.
     if page.file.src_uri.startswith("notebooks/"):
-        output = link_sibling_notebooks(output, page.url, _notebook_urls)
+        output = link_sibling_notebooks(output, page.url, urls)
         return output.replace(_EMPTY_MATHJAX, "")
     return output

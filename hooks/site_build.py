@@ -21,10 +21,8 @@ Nothing here touches solutions/.
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -38,7 +36,6 @@ from wheels import package_files, write_wheel
 # Files of the npm `pyodide` package that a page needs; the rest (console, types) stays out.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 KATEX_FILES = ("katex.min.js", "katex.min.css", "contrib/auto-render.min.js")
-MIN_PYODIDE_BUILD_PYTHON = (3, 12)
 
 
 class SiteBuildError(RuntimeError):
@@ -228,60 +225,24 @@ def build_wheels(root: Path, dest: Path) -> list[Path]:
     return wheels
 
 
-def _python_version(exe: str) -> tuple[int, int] | None:
-    try:
-        out = subprocess.run(
-            [exe, "-c", "import sys; print(*sys.version_info[:2])"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if out.returncode != 0:
-        return None
-    major, minor = out.stdout.split()
-    return int(major), int(minor)
+PYODIDE_BUILD_MISSING = (
+    "pyodide-build is not installed: `nox -s docs` (and `nox -s serve`, `nox -s tests`) "
+    "installs it. Without nox, in a Python >= 3.12 environment: "
+    "`pip install -r requirements/pyodide-build.txt`, then run the build with that Python or "
+    "put its `pyodide` command on PATH"
+)
 
 
-def find_python_for_pyodide_build() -> str:
-    """A Python >= 3.12 to run pyodide-build in: this one, one on PATH, or pyenv's."""
-    if sys.version_info[:2] >= MIN_PYODIDE_BUILD_PYTHON:
-        return sys.executable
-    candidates = [shutil.which(name) for name in ("python3.13", "python3.12")]
-    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    candidates += sorted(glob.glob(str(pyenv / "3.1[2-9]*" / "bin" / "python3")), reverse=True)
-    for exe in filter(None, candidates):
-        version = _python_version(exe)
-        if version and version >= MIN_PYODIDE_BUILD_PYTHON:
-            return exe
-    raise SiteBuildError(
-        "pyodide-build needs Python >= 3.12 and none was found (looked at this interpreter, "
-        "python3.13/python3.12 on PATH and ~/.pyenv/versions): install one, e.g. "
-        "`apt-get install python3.12-venv` or `pyenv install 3.12`"
-    )
-
-
-def pyodide_cli(root: Path) -> Path:
-    """The `pyodide` command from a venv of its own, made on first use."""
-    reqs = root / "requirements" / "pyodide-build.txt"
-    stamp = hashlib.sha256(reqs.read_bytes()).hexdigest()[:16]
-    venv = root / "build" / "pyodide-build" / f"venv-{stamp}"
-    cli = venv / "bin" / "pyodide"
-    if cli.is_file():
-        return cli
-    python = find_python_for_pyodide_build()
-    for step in (
-        [python, "-m", "venv", str(venv)],
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "-r", str(reqs)],
-    ):
-        proc = subprocess.run(step, capture_output=True, text=True)
-        if proc.returncode != 0:
-            shutil.rmtree(venv, ignore_errors=True)
-            raise SiteBuildError(
-                f"setting up pyodide-build failed at {' '.join(step)}:\n{proc.stderr}"
-            )
-    return cli
+def pyodide_cli() -> Path:
+    """The `pyodide` command of pyodide-build: beside this Python (nox installs it in the
+    session's environment), else on PATH."""
+    beside = Path(sys.executable).parent / "pyodide"
+    if beside.is_file():
+        return beside
+    found = shutil.which("pyodide")
+    if found is None:
+        raise SiteBuildError(PYODIDE_BUILD_MISSING)
+    return Path(found)
 
 
 def register_wheels(root: Path, pyodide_dir: Path, base_lock: Path, wheels: list[Path]) -> None:
@@ -299,7 +260,7 @@ def register_wheels(root: Path, pyodide_dir: Path, base_lock: Path, wheels: list
         cached.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run(
             [
-                str(pyodide_cli(root)),
+                str(pyodide_cli()),
                 "lockfile",
                 "add-wheels",
                 "--input",
@@ -378,10 +339,16 @@ def publish_notebooks(site: Path, site_url: str, wheels: list[Path]) -> None:
             raise SiteBuildError(f"{path.relative_to(site)}: {exc}") from exc
 
 
+def write_preview_worker(root: Path, site: Path) -> None:
+    """site/sw.js for a preview (`mkdocs serve`): web/sw-preview.js, which keeps nothing."""
+    shutil.copyfile(root / "web" / "sw-preview.js", site / "sw.js")
+
+
 def build_site_runtime(
-    root: Path, site: Path, site_url: str, server_url: str | None = None
+    root: Path, site: Path, site_url: str, server_url: str | None = None, offline: bool = True
 ) -> None:
-    """Every step above, in order; `server_url`: the course server (SUBMIT_URL), or None."""
+    """Every step above, in order; `server_url`: the course server (SUBMIT_URL), or None;
+    `offline=False` (a preview): a service worker that keeps nothing."""
     nm = node_modules(root)
     bundle_runtime(root, site)
     pyodide_dir = copy_pyodide(nm, site)
@@ -391,4 +358,7 @@ def build_site_runtime(
     publish_exercises(root, site)
     publish_notebooks(site, site_url, wheels)
     write_headers_file(site)
-    write_service_worker(root, site, server_url)  # last: it lists every file above
+    if offline:
+        write_service_worker(root, site, server_url)  # last: it lists every file above
+    else:
+        write_preview_worker(root, site)

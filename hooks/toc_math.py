@@ -2,7 +2,7 @@
 
 A heading such as "two steps on $L = w^2$" is typeset by KaTeX on the page, but the
 contents list beside it is built from the heading's text, where the math is TeX source
-("\\(L = w^2\\)", or "$L = w^2$" on a notebook's page). This hook writes that math the way one would type it: "L = w²".
+("\\(L = w^2\\)", or "$L = w^2$" on a notebook's page). `plain_toc` writes that math the way one would type it: "L = w²".
 """
 
 from __future__ import annotations
@@ -43,12 +43,8 @@ def plain_title(title: str) -> str:
     return _INLINE.sub(lambda m: plain_math(m[1] if m[1] is not None else m[2]), title)
 
 
-def _walk(items):
+def plain_toc(items) -> None:
+    """Every heading of a page's table of contents (and its children) with plain-text math."""
     for item in items:
         item.title = plain_title(item.title)
-        _walk(item.children)
-
-
-def on_page_context(context, page, config, nav):
-    _walk(page.toc)
-    return context
+        plain_toc(item.children)

@@ -20,11 +20,13 @@ import sys
 import textwrap
 
 import pytest
+from day_count import in_words
 
 import course
 
 ROOT = course.ROOT
-# What adding a day can touch; tests/, web/ and benchmarks/ have no list of days.
+# What adding a day can touch (and what mkdocs.yml's `watch:` names, which must exist);
+# tests/ and benchmarks/ have no list of days.
 COPIED = [
     "course.py",
     "questions.py",
@@ -32,6 +34,8 @@ COPIED = [
     "pyproject.toml",
     "docs",
     "hooks",
+    "web",
+    "includes",
     "grader",
     "explorer",
     "exercises",
@@ -156,11 +160,14 @@ from mkdocs.structure.files import get_files
 from mkdocs.structure.nav import Section, get_navigation
 
 config = load_config("mkdocs.yml", site_url="https://example.org/course/")  # as SITE_URL sets it
-config = config.plugins.on_config(config)  # every hook's on_config, course_nav's among them
+config = config.plugins.on_config(config)  # every plugin's on_config, the course's among them
 files = get_files(config)
 nav = get_navigation(files, config)
-hooks = config["hooks"]
-course_map, day_badge = hooks["hooks/course_map.py"], hooks["hooks/day_badge.py"]
+from day_badge import add_badge  # the course plugin's modules: hooks/plugin.py imports them
+from course_map import PLACEHOLDER, add_map
+from day_count import fill
+
+manifest = config.plugins["course"].manifest  # the course as the plugin read it
 page = SimpleNamespace(file=files.get_file_from_path("map.md"), meta={})
 lesson = open("docs/lessons/day{N}_echo.md", encoding="utf-8").read()
 meta = {"day": 31, "phase": 3, "title": "Echo"}
@@ -170,8 +177,10 @@ print(json.dumps({
         [item.title, [child.file.src_uri for child in item.children if child.is_page]]
         for item in nav.items if isinstance(item, Section)
     ],
-    "map": course_map.on_page_markdown(course_map.PLACEHOLDER, page, config, files),
-    "badge": day_badge.on_page_markdown(lesson, lesson_page, config, files),
+    "map": add_map(PLACEHOLDER, page, files, manifest),
+    "badge": add_badge(lesson, lesson_page, manifest),
+    "home": fill(open("docs/index.md", encoding="utf-8").read(), manifest.total),
+    "description": config.site_description,
 }))
 """
 SITE = _numbered(SITE)
@@ -222,6 +231,10 @@ def test_a_new_day_is_its_own_five_files_and_its_notebook(tmp_path, request):
     # The badge and the course map count one day more.
     assert f"{course.phase_title(PHASE)} · Day {N} of {N}" in site["badge"]
     assert site["map"].startswith(f"{N} days")
+    # ...and so do the home page and the site's description, which type no number.
+    words = in_words(N)
+    assert f"{words.capitalize()} days, one idea a day." in site["home"]
+    assert f"A course in {words} days" in site["description"]
     page = course.split_front_matter(textwrap.dedent(DAY[f"docs/lessons/{SLUG}.md"]))[1]
     minutes = course.estimate_minutes(page, textwrap.dedent(DAY[f"exercises/{SLUG}.py"]))
     row = f"| {N} | [Echo: a day that only this test has](lessons/{SLUG}.md) | {minutes} min |"

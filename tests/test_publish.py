@@ -118,3 +118,15 @@ def test_the_public_tree_builds_the_site(tmp_path):
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert (tmp_path / "site" / "lessons" / "day06_backward" / "index.html").is_file()
+
+
+def test_publishing_waits_for_the_linters_and_the_tests():
+    # The same commands as .ci/run: `nox -s lint`, then the README's `nox -s tests`.
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text())
+    jobs = workflow["jobs"]
+    assert set(jobs["build"]["needs"]) == {"lint", "tests"}
+    ci = (ROOT / ".ci" / "run").read_text()
+    for job, command in (("lint", "nox -s lint"), ("tests", "nox -s tests")):
+        runs = [step["run"] for step in jobs[job]["steps"] if "run" in step]
+        assert any(run.strip().endswith(command) for run in runs), (job, runs)
+        assert f"python3 -m {command}\n" in ci

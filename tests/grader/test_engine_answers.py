@@ -6,11 +6,20 @@ day 7 on. Each attack
 below is a whole exercise file whose functions hand the work to the engine (imported
 inside each function, so that every function that finds its answer scores on its own);
 none may score more than the untouched stub, which scores 0.
+
+A day needs no entry here: every exercise that uses the engine and has no attack written
+below gets one derived from its stub (`derived_attack`: each function hands its work to the
+engine's function or method of the same name). Written attacks go further (an answer under
+another name, or built from several engine functions).
 """
+
+import ast
+import textwrap
 
 import pytest
 
 from grader.checks import EXERCISES, check_module
+from grader.engine_view import engine_dir
 from grader.sandbox import Limits, detect
 
 from .helpers import grade_source, score
@@ -247,16 +256,87 @@ NO_ANSWER_IN_THE_ENGINE = {
 }
 
 
+WITH_ENGINE = {e for e in EXERCISES if check_module(e).NEEDS_ENGINE}
+
+
 def test_every_exercise_with_the_engine_is_attacked_or_has_no_answer_there():
-    with_engine = {e for e in EXERCISES if check_module(e).NEEDS_ENGINE}
-    assert set(ATTACKS) | NO_ANSWER_IN_THE_ENGINE == with_engine
+    # Every one is attacked: by hand below, else by its derived attack (a new day needs
+    # no entry); the lists name only exercises that use the engine, each in one list.
+    assert set(ATTACKS) | NO_ANSWER_IN_THE_ENGINE <= WITH_ENGINE
     assert not set(ATTACKS) & NO_ANSWER_IN_THE_ENGINE
+
+
+def _engine_names():
+    """({name: [modules of engine/ defining it at top level]}, {names of engine methods})."""
+    functions, methods = {}, set()
+    for path in sorted(engine_dir().glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                functions.setdefault(node.name, []).append(path.stem)
+            if isinstance(node, ast.ClassDef):
+                methods |= {f.name for f in node.body if isinstance(f, ast.FunctionDef)}
+    return functions, methods
+
+
+def derived_attack(exercise):
+    """(source, what it takes from the engine): the exercise's stub with each function
+    handing its work to the engine's namesake, a function of any engine module (the first
+    that imports) or else a method of its first argument; a function without one stays
+    the stub's."""
+    stub = (engine_dir().parent / "exercises" / exercise).read_text(encoding="utf-8")
+    functions, methods = _engine_names()
+    out, taken = [stub, "", "# -- each function: the engine's namesake"], []
+    for node in ast.parse(stub).body:
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
+            continue
+        name, body = node.name, []
+        for module in functions.get(name, []):
+            body += [
+                "    try:",
+                f"        from engine.{module} import {name} as answer",
+                "        return answer(*args, **kwargs)",
+                "    except ImportError as exc:",
+                "        error = exc",
+            ]
+            taken.append(f"engine.{module}.{name}")
+        if name in methods:
+            body += [f"    return args[0].{name}(*args[1:], **kwargs)"]
+            taken.append(f"the method {name}")
+        elif body:
+            body += ["    raise error"]
+        if body:
+            out += ["", "", f"def {name}(*args, **kwargs):", "    error = None", *body]
+    return "\n".join(out) + "\n", taken
+
+
+# Exercises attacked by their derived attack: every one with no attack written by hand (a new
+# day), and days 19 and 24, where the engine has namesakes that the sandbox hides.
+DERIVED = sorted(
+    (WITH_ENGINE - set(ATTACKS) - NO_ANSWER_IN_THE_ENGINE)
+    | {"day19_softmax.py", "day24_rmsnorm_residual.py"}
+)
+
+
+@pytest.mark.parametrize("exercise", DERIVED)
+def test_the_engines_namesake_of_each_function_scores_nothing(tmp_path, exercise):
+    source, taken = derived_attack(exercise)
+    results = grade_source(tmp_path, source, exercise, detect().level, Limits(), seed=2)
+    stem = exercise.removesuffix(".py")
+    assert score(results) == 0, (
+        f"{exercise}: {score(results)} of {len(results['tests'])} cases pass with the "
+        f"engine's namesakes of its functions ({', '.join(taken)}). "
+        f"Hide them from its sandbox in grader/checks/{exercise}: "
+        f'ENGINE = {{"module": ("name", ...)}}, or "Class.method" (grader/README.md); '
+        f"then `python -m pytest tests/grader/test_engine_answers.py -k {stem}`"
+    )
+    if exercise in ("day19_softmax.py", "day24_rmsnorm_residual.py"):
+        assert taken, "the engine's namesakes of the day's functions were not found"
+        messages = " ".join(t["message"] for t in results["tests"])
+        assert "is not available in this exercise: write it yourself" in messages, messages[:600]
 
 
 @pytest.mark.parametrize("exercise", sorted(ATTACKS))
 def test_an_answer_imported_from_the_engine_scores_nothing(tmp_path, exercise):
-    import textwrap
-
     level = detect().level
     results = grade_source(
         tmp_path, textwrap.dedent(ATTACKS[exercise]), exercise, level, Limits(), seed=2

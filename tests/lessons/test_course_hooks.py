@@ -1,7 +1,9 @@
 """The navigation, the day badge, the notebook link and the course map, as the site build
-applies them. The hooks are importable by name: pyproject.toml puts hooks/ on pytest's path."""
+applies them (the course plugin, hooks/plugin.py, calls these modules). They are importable
+by name: pyproject.toml puts hooks/ on pytest's path."""
 
 import tomllib
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -53,15 +55,15 @@ def test_badge_hook_replaces_a_typed_badge_and_adds_a_title():
         meta=meta, file=SimpleNamespace(src_uri="lessons/day12_loss.md"), title="Loss"
     )
     typed = f'<p class="day-badge">Phase 1 · Wrong · Day 3 of {TOTAL_DAYS}</p>\n\n# Loss\n\nText.'
-    out = day_badge.on_page_markdown(typed, page, None, None)
+    out = day_badge.add_badge(typed, page)
     assert (
         out.count("day-badge") == 1 and f"Phase 2 · Neural networks · Day 12 of {TOTAL_DAYS}" in out
     )
     assert "Wrong" not in out and out.count("# Loss") == 1
-    out = day_badge.on_page_markdown("Text.", page, None, None)
+    out = day_badge.add_badge("Text.", page)
     assert "# Loss\n\nText." in out
     other = SimpleNamespace(meta={}, file=SimpleNamespace(src_uri="index.md"))
-    assert day_badge.on_page_markdown("Home", other, None, None) == "Home"
+    assert day_badge.add_badge("Home", other) == "Home"
 
 
 def test_notebook_link_points_at_the_copied_notebook():
@@ -72,7 +74,7 @@ def test_notebook_link_points_at_the_copied_notebook():
     files = plugin.on_files(mkdocs_files.get_files(config), config)  # notebooks become pages
     page = _page("lessons/day10_neuron.md", {"day": 10, "phase": 2}, files)
     md = '<p class="day-badge">x</p>\n\n# T\n'
-    out = notebook_link.on_page_markdown(md, page, None, files)
+    out = notebook_link.add_notebook_line(md, page, files)
     assert 'href="../../notebooks/day10_neuron/day10_neuron.ipynb" download' in out
     assert 'href="../../notebooks/day10_neuron/"' in out
     assert out.index("day-notebook") > out.index("day-badge")
@@ -83,7 +85,7 @@ def test_notebook_link_fails_clearly_without_a_notebook():
     page = _page("lessons/day10_neuron.md", {"day": 10, "phase": 2}, files)
     page.file = SimpleNamespace(src_uri="lessons/day99_missing.md")
     with pytest.raises(FileNotFoundError, match="nox -s notebooks"):
-        notebook_link.on_page_markdown("x", page, None, files)
+        notebook_link.add_notebook_line("x", page, files)
 
 
 def test_course_map_lists_every_day_with_its_time():
@@ -112,7 +114,7 @@ def test_course_map_carries_the_course_version_for_an_export_of_work():
     # Below the progress line and above the first phase, where the buttons belong.
     assert out.index("course-map__progress") < out.index(block) < out.index("\n## ")
     page = _page("map.md", {"title": "Course map"}, files)
-    built = course_map.on_page_markdown(f"# Map\n\n{course_map.PLACEHOLDER}\n", page, None, files)
+    built = course_map.add_map(f"# Map\n\n{course_map.PLACEHOLDER}\n", page, files)
     assert f'data-course-version="{version["version"]}"' in built
 
 
@@ -177,30 +179,28 @@ def test_a_broken_lesson_stops_the_build_with_its_name(tmp_path):
     (tmp_path / "lessons" / "day01_x.md").write_text(
         "---\nday: 2\ntitle: X\nphase: 1\ntime: 5\n---\n"
     )
-    config = SimpleNamespace(docs_dir=str(tmp_path), nav=[course_nav.PLACEHOLDER])
     with pytest.raises(PluginError, match="day01_x.md: front matter says day 2"):
-        course_nav.on_config(config)
+        course_nav.load(str(tmp_path))
 
 
-def _lesson_line(monkeypatch, configured):
+def _lesson_line(configured):
     plugin_module = pytest.importorskip("mkdocs_jupyter.plugin")
     config = _Config(docs_dir=str(ROOT / "docs"), site_dir="/tmp/site", use_directory_urls=True)
     plugin = plugin_module.Plugin()
     plugin.load_config({"include": ["notebooks/*.ipynb"]})
     files = plugin.on_files(mkdocs_files.get_files(config), config)
-    monkeypatch.setattr(notebook_link, "_settings", configured)
     page = _page("lessons/day10_neuron.md", {"day": 10, "phase": 2}, files)
-    return notebook_link.on_page_markdown("# T\n", page, None, files).split("\n")[0]
+    return notebook_link.add_notebook_line("# T\n", page, files, configured).split("\n")[0]
 
 
-def test_open_in_colab_only_where_the_repository_is_configured(monkeypatch):
+def test_open_in_colab_only_where_the_repository_is_configured():
     configured = {"repository": "https://github.com/someone/course", "branch": "spring"}
-    line = _lesson_line(monkeypatch, {**configured, "published_url": None})
+    line = _lesson_line({**configured, "published_url": None})
     assert (
         '<a href="https://colab.research.google.com/github/someone/course/blob/spring/'
         'docs/notebooks/day10_neuron.ipynb">Open in Colab</a>'
     ) in line
-    line = _lesson_line(monkeypatch, {"repository": None, "branch": "main", "published_url": None})
+    line = _lesson_line({"repository": None, "branch": "main", "published_url": None})
     assert "colab" not in line.lower() and "Download this day" in line
     assert line.endswith("read the notebook</a></p>")
 
@@ -212,3 +212,55 @@ def test_the_course_configures_no_repository_so_its_pages_have_no_colab_link():
     assert notebooks.settings()["repository"] is None
     for path in notebooks.NOTEBOOKS.glob("*.ipynb"):
         assert "colab.research.google.com" not in path.read_text(encoding="utf-8"), path.name
+
+
+# -- the course plugin (hooks/plugin.py) ------------------------------------------------------
+
+
+def test_the_course_plugin_runs_after_search_and_the_notebooks_and_watches_the_runtime():
+    config = load_config(str(ROOT / "mkdocs.yml"), site_url="https://example.org/course/")
+    # Last: its contents titles after search read them, its notebook links after
+    # mkdocs-jupyter made the notebooks pages, its service worker after every file is written.
+    names = list(config.plugins)
+    assert "mkdocs-jupyter" in names and any(name.endswith("search") for name in names)
+    assert names[-1] == "course"
+    assert not config.hooks, "the build is the course plugin's: mkdocs.yml lists no hook"
+    # `nox -s serve` (mkdocs serve) rebuilds and reloads on a change to these.
+    watched = {Path(p).relative_to(ROOT).as_posix() for p in config.watch}
+    assert {"web", "exercises", "engine"} <= watched
+
+
+def test_the_preview_is_isolated_and_keeps_nothing_offline(tmp_path):
+    import course_site
+    import site_build
+
+    sent = {}
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [b"page"]
+
+    def start_response(status, headers, exc_info=None):
+        sent.update(headers)
+
+    assert course_site.isolated(app)({}, start_response) == [b"page"]
+    assert sent == {"Content-Type": "text/html", **site_build.ISOLATION_HEADERS}
+    site_build.write_preview_worker(ROOT, tmp_path)
+    worker = (tmp_path / "sw.js").read_text(encoding="utf-8")
+    assert "skipWaiting" in worker and "caches.delete" in worker
+    assert "fetch" not in worker  # every request goes to the preview server
+
+
+def test_the_build_finds_pyodide_build_where_nox_installs_it_and_never_installs_it(
+    tmp_path, monkeypatch
+):
+    import site_build
+
+    monkeypatch.setattr(site_build.sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(site_build.SiteBuildError, match="nox -s docs"):
+        site_build.pyodide_cli()
+    (tmp_path / "pyodide").write_text("")  # beside the Python that runs the build: nox's venv
+    assert site_build.pyodide_cli() == tmp_path / "pyodide"
+    source = Path(site_build.__file__).read_text(encoding="utf-8")
+    assert '"-m", "pip"' not in source and '"-m", "venv"' not in source  # nox installs it

@@ -1,0 +1,126 @@
+"""The course's MkDocs plugin: `plugins: - course` in mkdocs.yml, the one owner of the build.
+
+pyproject.toml registers it (`[project.entry-points."mkdocs.plugins"]`), so `pip install .`
+(every nox session that builds the site does it) makes `course` a plugin MkDocs knows. Its
+code is this folder, imported from the repository root: run MkDocs there as
+`python -m mkdocs`, which puts the root, and so course.py and hooks/, on the import path.
+
+What it does, each part in a module of this folder that the tests import by name:
+- the course manifest (course.py), read once a build, from the lessons' front matter;
+- the lessons' part of the navigation (course_nav.py);
+- the five custom fences and the runtime: Pyodide, wheels, KaTeX, exercises, the service
+  worker (course_site.py, fences.py, site_build.py);
+- on each lesson page, the day badge (day_badge.py) and the notebook line (notebook_link.py);
+- the course map (course_map.py); `{{ days }}` and `{{ Days }}` in a page or in
+  `site_description`: the number of days in words ("forty-one", "Forty-one");
+- focusable glossary terms (abbr_focus.py) and plain-text math in the contents (toc_math.py).
+
+It must come after `search` and `mkdocs-jupyter` in `plugins:`: its `on_page_context` runs
+after the search plugin has read the page's contents, its `on_env` after mkdocs-jupyter has
+made the notebooks pages, and its `on_post_build` last, since the service worker lists every
+file of the build.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.plugins import BasePlugin
+
+HOOKS = Path(__file__).resolve().parent
+if str(HOOKS) not in sys.path:  # the modules of this folder import each other by name
+    sys.path.insert(0, str(HOOKS))
+
+import abbr_focus  # noqa: E402
+import course_map  # noqa: E402
+import course_nav  # noqa: E402  (first: it explains a missing course.py)
+import course_site  # noqa: E402
+import day_badge  # noqa: E402
+import day_count  # noqa: E402
+import notebook_link  # noqa: E402
+import toc_math  # noqa: E402
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from jinja2 import Environment
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.livereload import LiveReloadServer
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.nav import Navigation
+    from mkdocs.structure.pages import Page
+    from mkdocs.utils.templates import TemplateContext
+
+    import course
+
+
+class CourseConfig(base.Config):
+    # The course server's address (mkdocs.yml: `!ENV [SUBMIT_URL, null]`): every page then
+    # names it and offers Submit (course_site.py); unset, a static site with no server.
+    submit_url = c.Optional(c.Type(str))
+
+
+class CoursePlugin(BasePlugin[CourseConfig]):
+    """The course's build: see the module's docstring for what each event does."""
+
+    def __init__(self) -> None:
+        self.serving = False  # `mkdocs serve` (nox -s serve): a preview that reloads on changes
+        self.manifest: course.Course | None = None  # read once a build, in on_config
+        self.server: str | None = None  # the checked SUBMIT_URL
+        self.notebook_settings: dict = {}  # the course's public addresses (Colab links)
+        self.notebook_urls: dict[str, str] = {}  # "day17_bigrams.ipynb" -> its page's url
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.manifest = course_nav.load(config.docs_dir)
+        config.nav = course_nav.expand(config.nav, self.manifest)
+        self.server = course_site.configure(config, self.config.submit_url)
+        self.notebook_settings = notebook_link.read_settings(config.config_file_path)
+        if config.site_description:
+            config.site_description = day_count.fill(config.site_description, self.manifest.total)
+        return config
+
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        markdown = day_badge.add_badge(markdown, page, self.manifest)
+        markdown = notebook_link.add_notebook_line(markdown, page, files, self.notebook_settings)
+        markdown = course_map.add_map(markdown, page, files, self.manifest)
+        return day_count.fill(markdown, self.manifest.total)
+
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        return abbr_focus.focusable_abbr(html)
+
+    def on_page_context(
+        self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
+    ) -> TemplateContext:
+        toc_math.plain_toc(page.toc)
+        return context
+
+    def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
+        self.notebook_urls = notebook_link.notebook_urls(files)
+        return env
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        output = course_site.finish_page(output, page, self.server)
+        return notebook_link.finish_notebook_page(output, page, self.notebook_urls)
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        # Last: see the module's docstring. A preview keeps nothing offline, so that each
+        # reload shows the latest build.
+        course_site.build_runtime(config, self.server, offline=not self.serving)
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable
+    ) -> LiveReloadServer:
+        # The preview is cross-origin isolated, as the published course: Stop interrupts.
+        server.set_app(course_site.isolated(server.get_app()))
+        return server
