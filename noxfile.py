@@ -1,5 +1,9 @@
 """Every workflow of the course: `nox -l` lists them."""
 
+import hashlib
+import os
+import shutil
+import sys
 from pathlib import Path
 
 import nox
@@ -17,9 +21,47 @@ PYODIDE_BUILD = "requirements/pyodide-build.txt"  # the build's `pyodide lockfil
 def install_site_build(session: nox.Session) -> None:
     """What building the site needs: MkDocs and its plugins, pyodide-build, the course plugin
     (`pip install .` registers `course`, hooks/plugin.py), and the npm packages."""
-    session.install("-r", DOCS, "-r", PYODIDE_BUILD)
+    session.install("-r", DOCS)
+    install_pyodide_build(session)
     session.install(".")
     npm_ci(session)
+
+
+def _python_312() -> str | None:
+    """A Python >= 3.12 for pyodide-build: python3.13/python3.12 on PATH, else pyenv's."""
+    for name in ("python3.13", "python3.12"):
+        if found := shutil.which(name):
+            return found
+    versions = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    found = sorted(versions.glob("3.1[2-9]*/bin/python3"), reverse=True)
+    return str(found[0]) if found else None
+
+
+def install_pyodide_build(session: nox.Session) -> None:
+    """pyodide-build (the build's `pyodide lockfile add-wheels`) needs Python >= 3.12.
+
+    In a 3.12+ session it goes into the session's environment; under 3.11 (the tests' Python)
+    into an environment of its own, made once per pin under build/, whose `pyodide` command
+    the build finds through COURSE_PYODIDE (hooks/site_build.py).
+    """
+    if sys.version_info >= (3, 12):
+        session.install("-r", PYODIDE_BUILD)
+        return
+    python = _python_312()
+    if python is None:
+        session.error(
+            "the site build's pyodide-build needs Python 3.12 or newer and none was found "
+            "(python3.13/python3.12 on PATH, ~/.pyenv/versions): install one, e.g. "
+            "`apt-get install python3.12-venv` or `pyenv install 3.12`, and run nox again"
+        )
+    pins = hashlib.sha256(Path(PYODIDE_BUILD).read_bytes()).hexdigest()[:12]
+    venv = Path("build", "pyodide-build", f"env-{pins}").resolve()
+    cli = venv / "bin" / "pyodide"
+    if not cli.is_file():
+        session.run(python, "-m", "venv", "--clear", str(venv), external=True)
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+        session.run(*pip, "-r", PYODIDE_BUILD, external=True)
+    session.env["COURSE_PYODIDE"] = str(cli)
 
 
 def npm_ci(session: nox.Session) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -234,8 +235,14 @@ PYODIDE_BUILD_MISSING = (
 
 
 def pyodide_cli() -> Path:
-    """The `pyodide` command of pyodide-build: beside this Python (nox installs it in the
-    session's environment), else on PATH."""
+    """The `pyodide` command of pyodide-build: COURSE_PYODIDE (where nox installed it under a
+    Python older than 3.12), beside this Python (nox, under 3.12+), else on PATH."""
+    if named := os.environ.get("COURSE_PYODIDE"):
+        if not Path(named).is_file():
+            raise SiteBuildError(
+                f"COURSE_PYODIDE names {named}, which is not a file. {PYODIDE_BUILD_MISSING}"
+            )
+        return Path(named)
     beside = Path(sys.executable).parent / "pyodide"
     if beside.is_file():
         return beside
