@@ -1,9 +1,10 @@
 """The lesson tests' own long computations, started ahead in a process of their own.
 
-A lesson test recomputes what the page's cells compute (training runs of days 26 to 38)
-with code of its own, and that code never reads the page's cells: so it can run in another
-process while this one runs the pages' cells and the other days' tests. A test module
-declares each such computation once, at import:
+A lesson test recomputes what the page's cells compute (the training runs of days 26 to
+38, the tables of days 39 and 40, the questions' checks) with code of its own, and that
+code never reads the page's cells: so it can run in another process while this one runs the
+pages' cells and the other days' tests. A test module declares each such computation once,
+at import:
 
     replays = ahead(all_replays, 1.0, 0.3)   # a module-level function and its arguments
     ...
@@ -11,8 +12,8 @@ declares each such computation once, at import:
 
 tests/lessons/conftest.py starts, at the first lesson test of a session, every declared
 computation of the modules that run, one after another in one other process (the second
-core); `replays()` waits for the result. Anything not started ahead (a module run on its
-own, or outside pytest) is computed here when first asked for. Either way each
+core); `replays()` waits for the result. Anything not started ahead (outside pytest) is
+computed here when first asked for. Either way each
 computation runs once per session, and its result is the same: the functions are
 deterministic (seeded), and what they return is plain data.
 """
