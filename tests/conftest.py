@@ -1,5 +1,6 @@
 """Shared by every test that needs them: Debian's Chromium, by path (tests/browser,
-tests/explorer), and the built site served on 127.0.0.1 (tests/browser, tests/notebooks)."""
+tests/explorer), the built site served on 127.0.0.1 (tests/browser, tests/notebooks), and
+every lesson's cells run under Pyodide (tests/pyodide, tests/notebooks)."""
 
 from pathlib import Path
 
@@ -21,6 +22,15 @@ def public_cases_file(tmp_path_factory):
     original, grader.public.CASES_FILE = grader.public.CASES_FILE, path
     yield path
     grader.public.CASES_FILE = original
+
+
+@pytest.fixture(scope="session")
+def lesson_cells_under_pyodide(tmp_path_factory):
+    """{page stem: [each cell's result]} of every lesson page, its cells run under Pyodide in
+    Node (tests/pyodide/run_cells.mjs): one run per session, whichever tests ask for it."""
+    from tests.pyodide.test_lesson_cells import LESSONS, run_pages_in_node
+
+    return run_pages_in_node(LESSONS, tmp_path_factory.mktemp("cells"))
 
 
 @pytest.fixture(scope="session")

@@ -6,10 +6,12 @@ import pytest
 
 from engine.gpt import GPTConfig, count_parameters
 
+from .ahead import ahead
 from .gpt_run import reference_run
 from .pages import assert_states, lesson
 
 PAGE = lesson("day30_your_gpt")
+REFERENCE_RUN = ahead(reference_run)  # trained in another process (day 26's test uses it too)
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +26,7 @@ def test_uniform_row_stated():
 
 
 def test_reference_run_rows_stated():
-    run = reference_run()
+    run = REFERENCE_RUN()
     assert_states(PAGE, run["before"], "3.3281")
     assert_states(PAGE, math.exp(run["before"]), "27.8855")
     assert_states(PAGE, run["after"], "2.2485")
@@ -84,7 +86,7 @@ def test_bigger_model_suggestion_runs():
 def test_one_pass_training_loss_is_close_to_the_held_out_loss():
     # The question "training-loss-against-held-out": in 1,000 steps over 4,647 names no name
     # comes back, and each step's loss is computed before the update on its name.
-    run = reference_run()
+    run = REFERENCE_RUN()
     assert run["n"] > 1000
     last_block = sum(run["losses"][900:]) / 100
     assert_states(PAGE, last_block, "2.3471")

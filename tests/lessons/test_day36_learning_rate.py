@@ -17,6 +17,7 @@ from engine.data import load_names, split_three
 from engine.schedule import lr_at
 from engine.tokenizer import Tokenizer
 
+from .ahead import ahead
 from .pages import assert_states, lesson
 
 PAGE = lesson("day36_learning_rate")
@@ -32,12 +33,16 @@ def namespace():
     return PAGE.run_cells()
 
 
-@pytest.fixture(scope="module")
-def data():
+def load():
     train_names, dev_names, _ = split_three(load_names(), seed=0)
     X, Y = examples([TOK.encode(n) for n in train_names], 3, TOK.bos)
     Xd, Yd = examples([TOK.encode(n) for n in dev_names[:100]], 3, TOK.bos)
     return X, Y, Xd, Yd
+
+
+@pytest.fixture(scope="module")
+def data():
+    return load()
 
 
 def cosine(step, warmup=20, steps=200, top=0.03, floor=0.003):
@@ -154,8 +159,18 @@ def run(X, Y, Xd, Yd, decay, seed=None):
     return model.loss(Xd, Yd).item()
 
 
-def test_three_decays_stated(data):
+def decay_runs():
+    """The dev loss of each decay's run, and cosine's minus linear's with seed 1."""
+    data = load()
     devs = {d: run(*data, d) for d in ("constant", "linear", "cosine")}
+    return devs, run(*data, "cosine", seed=1) - run(*data, "linear", seed=1)
+
+
+DECAY_RUNS = ahead(decay_runs)  # made in another process while the page's cells run here
+
+
+def test_three_decays_stated():
+    devs, flipped = DECAY_RUNS()
     assert_states(PAGE, devs["constant"], "2.5279")
     assert_states(PAGE, devs["linear"], "2.4202")
     assert_states(PAGE, devs["cosine"], "2.4185")
@@ -163,7 +178,6 @@ def test_three_decays_stated(data):
     assert devs["constant"] > devs["linear"] and devs["constant"] > devs["cosine"]
     assert "dev 2.4185 with the cosine against 2.5279 at a constant rate" in text()
     # "with seed 1 for the model and the batches, the linear decay ends 0.0008 lower"
-    flipped = run(*data, "cosine", seed=1) - run(*data, "linear", seed=1)
     assert_states(PAGE, flipped, "0.0008")
 
 
@@ -178,11 +192,15 @@ def example_losses(model, xs, ys):
     return out
 
 
-def test_batch_sizes_stated(data, namespace):
-    X, Y, Xd, Yd = data
+BATCH_SIZES = ((4, 960), (32, 120), (128, 30))  # (batch size, steps)
+
+
+def batch_size_runs():
+    """The dev loss after each batch size's run, and the batch-32 run's loss of each of
+    2,000 examples drawn at random: the noise of a batch's loss at one set of weights."""
+    X, Y, Xd, Yd = load()
     devs, models = {}, {}
-    for batch_size, steps in ((4, 960), (32, 120), (128, 30)):
-        assert batch_size * steps == 3840
+    for batch_size, steps in BATCH_SIZES:
         model = init_mlp_lm(seed=0)
         optimizer = Adam(model.parameters(), lr=0.01)
         rng = random.Random(36)
@@ -192,14 +210,22 @@ def test_batch_sizes_stated(data, namespace):
             model.loss(xb, yb).backward()
             optimizer.step()
         devs[batch_size], models[batch_size] = model.loss(Xd, Yd).item(), model
+    xs, ys = batch(X, Y, 2000, random.Random(0))
+    return devs, example_losses(models[32], xs, ys)
+
+
+BATCH_SIZE_RUNS = ahead(batch_size_runs)  # made in another process while the cells run here
+
+
+def test_batch_sizes_stated(namespace):
+    assert all(batch_size * steps == 3840 for batch_size, steps in BATCH_SIZES)
+    devs, losses = BATCH_SIZE_RUNS()
     for b, d in ((4, "2.4982"), (32, "2.5978"), (128, "2.7440")):
         assert_states(PAGE, devs[b], d)
     assert "3,840 examples each, drawn at random" in text()
     assert "same 3,840" not in text()
 
     # the noise of a batch's loss at one fixed set of weights: the batch-32 run's
-    xs, ys = batch(X, Y, 2000, random.Random(0))
-    losses = example_losses(models[32], xs, ys)
     assert namespace["example_losses"] == pytest.approx(losses)
     sigma = statistics.pstdev(losses)
     assert_states(PAGE, sigma, "1.119")

@@ -33,7 +33,21 @@ def shared_python():
         pytest.fail(f"the notebook kernel's packages could not be installed: {exc}")
 
 
+def _every_page_runs_under_pyodide(session) -> bool:
+    """Whether this session also runs tests/pyodide's test of every page's cells."""
+    return any(
+        getattr(item, "originalname", None) == "test_every_cell_of_the_lesson_runs_under_pyodide"
+        for item in session.items
+    )
+
+
 @pytest.fixture(scope="session")
-def page_output(tmp_path_factory):
-    """{page stem: [each `pyodide` cell's result under Pyodide: stdout, figures, ...]}."""
+def page_output(request, tmp_path_factory):
+    """{page stem: [each `pyodide` cell's result under Pyodide: stdout, figures, ...]}.
+
+    When the session runs every page's cells under Pyodide anyway (tests/pyodide), its
+    results are used; else only the days under test run."""
+    if _every_page_runs_under_pyodide(request.session):
+        every = request.getfixturevalue("lesson_cells_under_pyodide")
+        return {page.stem: every[page.stem] for page in days_under_test()}
     return run_pages_in_node(days_under_test(), tmp_path_factory.mktemp("page-cells"))

@@ -6,9 +6,15 @@
 // and its cells run in page order through web/runner.py (the module the browser
 // worker uses), with `engine` importable as on the site. A cell that runs past its
 // time limit is interrupted (Pyodide's interrupt buffer, set from the main thread).
-// results.json: [{page, cells: [{ok, interrupted, error, stdout, stderr, figures, models, seconds}]}].
+// results.json: [{page, cells: [{ok, interrupted, error, stdout, stderr, figures, models, seconds}]}],
+// in the order of pages.json.
+//
+// Pages are shared out to one Pyodide per core (at most PYODIDE_WORKERS, default 2), each
+// in a worker thread of its own that takes the next page when it has finished one: a page
+// runs whole in one Pyodide, as in a browser tab.
 
 import { readFileSync, writeFileSync, readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -28,7 +34,7 @@ function pythonFiles(dir, base = dir) {
 }
 
 async function workerMain() {
-  const { pages, interrupt } = workerData;
+  const { interrupt } = workerData;
   const { loadPyodide } = await import(path.join(ROOT, "node_modules", "pyodide", "pyodide.mjs"));
   const pyodide = await loadPyodide({ indexURL: path.join(ROOT, "node_modules", "pyodide") + "/" });
   const view = new Uint8Array(interrupt);
@@ -52,8 +58,7 @@ async function workerMain() {
     else sink.stdout += text;
   });
 
-  const results = [];
-  for (const { page, cells } of pages) {
+  function runPage({ page, cells }) {
     const done = [];
     cells.forEach((cell, i) => {
       sink = { stdout: "", stderr: "", figures: 0, models: 0 };
@@ -64,9 +69,15 @@ async function workerMain() {
       parentPort.postMessage({ type: "end" });
       done.push({ ...result, ...sink, seconds: (performance.now() - t0) / 1000 });
     });
-    results.push({ page, cells: done });
+    return { page, cells: done };
   }
-  parentPort.postMessage({ type: "results", results });
+
+  parentPort.on("message", (msg) => {
+    if (msg.type === "page") {
+      parentPort.postMessage({ type: "result", index: msg.index, result: runPage(msg.page) });
+    }
+  });
+  parentPort.postMessage({ type: "ready" });
 }
 
 function main() {
@@ -76,25 +87,54 @@ function main() {
     process.exit(2);
   }
   const pages = JSON.parse(readFileSync(pagesFile, "utf8"));
-  const interrupt = new SharedArrayBuffer(1);
-  const view = new Uint8Array(interrupt);
-  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { pages, interrupt } });
-  let timer = null;
-  worker.on("message", (msg) => {
-    if (msg.type === "start") {
-      clearTimeout(timer);
-      timer = setTimeout(() => (view[0] = 2), msg.timeout * 1000);
-    } else if (msg.type === "end") {
-      clearTimeout(timer);
-    } else if (msg.type === "results") {
-      writeFileSync(resultsFile, JSON.stringify(msg.results, null, 1));
-      worker.terminate();
+  if (pages.length === 0) {
+    writeFileSync(resultsFile, "[]");
+    return;
+  }
+  const wanted = Number.parseInt(process.env.PYODIDE_WORKERS || "2", 10) || 1;
+  const count = Math.max(1, Math.min(wanted, availableParallelism(), pages.length));
+  const results = new Array(pages.length);
+  let next = 0;
+  let finished = 0;
+  const workers = [];
+
+  function give(worker) {
+    if (next < pages.length) {
+      const index = next++;
+      worker.postMessage({ type: "page", index, page: pages[index] });
     }
-  });
-  worker.on("error", (err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  }
+
+  for (let w = 0; w < count; w++) {
+    const interrupt = new SharedArrayBuffer(1);
+    const view = new Uint8Array(interrupt);
+    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { interrupt } });
+    workers.push(worker);
+    let timer = null;
+    worker.on("message", (msg) => {
+      if (msg.type === "start") {
+        clearTimeout(timer);
+        timer = setTimeout(() => (view[0] = 2), msg.timeout * 1000);
+      } else if (msg.type === "end") {
+        clearTimeout(timer);
+      } else if (msg.type === "ready") {
+        give(worker);
+      } else if (msg.type === "result") {
+        results[msg.index] = msg.result;
+        finished += 1;
+        if (finished === pages.length) {
+          writeFileSync(resultsFile, JSON.stringify(results, null, 1));
+          for (const each of workers) each.terminate();
+        } else {
+          give(worker);
+        }
+      }
+    });
+    worker.on("error", (err) => {
+      console.error(err);
+      process.exit(1);
+    });
+  }
 }
 
 if (isMainThread) main();

@@ -79,8 +79,8 @@ def run_pages_in_node(pages: list[Path], tmp: Path) -> dict[str, list[dict]]:
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return run_pages_in_node(LESSONS, tmp_path_factory.mktemp("cells"))
+def results(lesson_cells_under_pyodide):
+    return lesson_cells_under_pyodide  # tests/conftest.py: one run of every page per session
 
 
 @pytest.mark.slow
