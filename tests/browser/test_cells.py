@@ -234,7 +234,22 @@ def test_an_edit_survives_a_reload_and_reset_puts_back_the_lesson(course_page, b
     page.reload()
     block = cell(page, 0)
     assert editor_text(block) == "print('my own version')"
-    assert block.locator(".course-notice").is_hidden()
+    notice = block.locator(".course-notice")
+    assert notice.is_hidden()
+    block.locator("[data-action=reset]").click()
+    assert editor_text(block) == original
+    # Reset says what it did and how to take it back: the Undo button...
+    expect(notice).to_have_text("Reset to the original. Undo (Ctrl+Z) brings your code back. Undo")
+    notice.locator("[data-action=undo-reset]").click()
+    assert editor_text(block) == "print('my own version')"
+    expect(notice).to_be_hidden()
+    # ... or the editor's own undo, which takes back the Reset and nothing more.
+    block.locator("[data-action=reset]").click()
+    assert editor_text(block) == original
+    block.locator(".cm-content").focus()
+    page.keyboard.press("Control+z")
+    assert editor_text(block) == "print('my own version')"
+    expect(notice).to_be_hidden()
     block.locator("[data-action=reset]").click()
     assert editor_text(block) == original
     page.reload()
