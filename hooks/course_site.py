@@ -23,6 +23,8 @@ from fences import custom_fences
 from mkdocs.utils import get_relative_url
 from site_build import SiteBuildError, build_site_runtime
 
+from tools.glossary import rank_search_index
+
 log = logging.getLogger("mkdocs.hooks.course_site")
 
 SUPERFENCES = "pymdownx.superfences"
@@ -123,6 +125,8 @@ def on_post_page(output, page, config):
 
 
 def on_post_build(config):
+    # The search plugin has written its index; the runtime's list of file hashes comes next.
+    rank_search_index(config.site_dir)
     try:
         build_site_runtime(
             _root(config),

@@ -5,6 +5,7 @@ The notebook `docs/notebooks/<slug>.ipynb` is written from the page by
 `.ipynb` beside it. The links are computed from the built files, so no page types them.
 With `extra.course_repository` set in mkdocs.yml (a public GitHub repository), the line
 also offers "Open in Colab"; without it, no such link (tools/notebooks.py reads the setting).
+The notebook pages are left out of the site's search: each lesson is found once, as its page.
 """
 
 import posixpath
@@ -37,6 +38,16 @@ def on_config(config):
 def _notebook_file(page, files):
     slug = posixpath.splitext(posixpath.basename(page.file.src_uri))[0]
     return files.get_file_from_path(f"notebooks/{slug}.ipynb")
+
+
+def on_page_content(html, page, config, files):
+    # A notebook page is its lesson again (with raw LaTeX and "In [ ]:"): the site's search
+    # finds the lesson once, as its page. Material's search reads this key of the page's meta
+    # (its `search: exclude` front matter, which a notebook cannot carry) when it indexes the
+    # page, after this event.
+    if page.file.src_uri.startswith("notebooks/"):
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+    return html
 
 
 def on_page_markdown(markdown, page, config, files):
