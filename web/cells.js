@@ -239,8 +239,8 @@ class Cell {
   /** "the cell starting x = 3" ("the cell above starting …" with `where`), in plain text. */
   name(where = "") {
     const first = this.firstLine();
-    const cell = where ? `the cell ${where}` : "the cell";
-    return first ? `${cell} starting “${first}”` : `${cell}, now empty,`;
+    if (!first) return where ? `the empty cell ${where}` : "an empty cell";
+    return `${where ? `the cell ${where}` : "the cell"} starting “${first}”`;
   }
 
   /** The cell's name as a link that scrolls to it and puts the cursor in its editor. */
@@ -249,13 +249,13 @@ class Cell {
     a.href = `#${this.el.id}`;
     a.className = "course-cell-link";
     const first = this.firstLine();
-    const cell = `${capital ? "The" : "the"} cell ${where}`;
+    const the = capital ? "The" : "the";
     if (first) {
       const code = document.createElement("code");
       code.textContent = first;
-      a.append(`${cell} starting `, code);
+      a.append(`${the} cell ${where} starting `, code);
     } else {
-      a.append(`${cell}, now empty,`);
+      a.append(`${the} empty cell ${where}`);
     }
     a.addEventListener("click", (event) => {
       // Not the browser's nor the instant navigation's jump to the anchor: either would
