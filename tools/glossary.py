@@ -52,7 +52,7 @@ def page_text(items):
         day = item["day"]
         lines += [
             "",
-            f"## {item['term']} {{#{anchor(item['term'])}}}",
+            f"## {item['term']} {{#{anchor(item['term'])} .course-term}}",
             "",
             item["definition"],
             f"Introduced on [day {day}](lessons/{lesson_file(day)}).",
