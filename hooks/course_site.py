@@ -25,6 +25,8 @@ from fences import custom_fences
 from mkdocs.utils import get_relative_url
 from site_build import ISOLATION_HEADERS, SiteBuildError, build_site_runtime
 
+from tools.glossary import rank_search_index
+
 log = logging.getLogger("mkdocs.hooks.course_site")
 
 SUPERFENCES = "pymdownx.superfences"
@@ -137,6 +139,8 @@ def build_runtime(config, server: str | None, offline: bool = True) -> None:
     """Add the runtime to the built site (site_build.py); Abort with the failing step's message.
 
     `offline=False` for a preview (`mkdocs serve`): its service worker keeps nothing."""
+    # The search plugin has written its index; the runtime's list of file hashes comes next.
+    rank_search_index(config.site_dir)
     try:
         build_site_runtime(
             _root(config),

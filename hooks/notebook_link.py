@@ -5,6 +5,7 @@ The notebook `docs/notebooks/<slug>.ipynb` is written from the page by
 `.ipynb` beside it. The links are computed from the built files, so no page types them.
 With `extra.course_repository` set in mkdocs.yml (a public GitHub repository), the line
 also offers "Open in Colab"; without it, no such link (tools/notebooks.py reads the setting).
+The notebook pages are left out of the site's search: each lesson is found once, as its page.
 """
 
 import posixpath
@@ -34,6 +35,15 @@ def read_settings(config_file: str | Path) -> dict:
 def _notebook_file(page, files):
     slug = posixpath.splitext(posixpath.basename(page.file.src_uri))[0]
     return files.get_file_from_path(f"notebooks/{slug}.ipynb")
+
+
+def exclude_from_search(page) -> None:
+    """A notebook page is its lesson again (with raw LaTeX and "In [ ]:"): the site's search
+    finds the lesson once, as its page. Material's search reads this key of the page's meta
+    (its `search: exclude` front matter, which a notebook cannot carry) when it indexes the
+    page, after the page's content is made."""
+    if page.file.src_uri.startswith("notebooks/"):
+        page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
 
 
 def add_notebook_line(markdown: str, page, files, settings: dict | None = None) -> str:

@@ -97,6 +97,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
+        notebook_link.exclude_from_search(page)  # before `search` indexes it (on_page_context)
         return abbr_focus.focusable_abbr(html)
 
     def on_page_context(

@@ -7,6 +7,7 @@ The abbreviations file is appended to every page by `pymdownx.snippets` (mkdocs.
 each form of a term shows its definition as a tooltip (Material's `content.tooltips`).
 """
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -33,24 +34,54 @@ def anchor(term):
 
 
 def page_text(items):
+    """The glossary page: one heading per term, its definition under it.
+
+    A heading each, so that the site's search finds a term as a short entry of its own
+    (Material indexes a page by its headings' sections), and the contents list beside the
+    page lists every term. The heading's id stays the term's anchor (glossary/#gradient).
+    """
     lines = [
         "# Glossary",
         "",
-        "Every term the course names, in one line, with the lesson that introduces it. On every",
-        "page, a term written in the prose shows this definition when you hover over it or move",
-        "to it with the keyboard. Symbols are explained on the [notation](reference/notation.md)",
-        "page as well.",
-        "",
-        "| Term | Definition | Introduced |",
-        "| --- | --- | --- |",
+        "Every term the course names, in one line, with the lesson that introduces it, in the",
+        "order the course introduces them. On every page, a term written in the prose shows this",
+        "definition when you hover over it or move to it with the keyboard. Symbols are explained",
+        "on the [notation](reference/notation.md) page as well.",
     ]
     for item in sorted(items, key=lambda e: (e["day"], e["term"].lower())):
         day = item["day"]
-        link = f"[day {day}](lessons/{lesson_file(day)})"
-        term = f'<span id="{anchor(item["term"])}">{item["term"]}</span>'
-        definition = item["definition"].replace("|", "\\|")
-        lines.append(f"| {term} | {definition} | {link} |")
+        lines += [
+            "",
+            f"## {item['term']} {{#{anchor(item['term'])} .course-term}}",
+            "",
+            item["definition"],
+            f"Introduced on [day {day}](lessons/{lesson_file(day)}).",
+        ]
     return "\n".join(lines) + "\n"
+
+
+# The search index (Material's lunr) scores every glossary entry that has the query's word in
+# its heading alike: "gradient" finds "gradient", "gradient size" and "gradient descent" with
+# the same score, the definitions' words decide, and the term itself may come last. Each
+# entry's boost therefore grows as its heading is shorter (the term asked for comes first), and
+# SEARCH_BOOST puts a term's definition among the first results, above passing mentions.
+SEARCH_BOOST = 2.0
+
+
+def rank_search_index(site_dir):
+    """Give the glossary's entries of the built site's search index their boost (see above).
+
+    Called by the build (hooks/course_site.py) after the search plugin wrote the index and
+    before the service worker's list of files and hashes is made.
+    """
+    path = Path(site_dir) / "search" / "search_index.json"
+    if not path.is_file():
+        return
+    index = json.loads(path.read_text(encoding="utf-8"))
+    for doc in index["docs"]:
+        if doc["location"].startswith("glossary/#"):
+            doc["boost"] = round(SEARCH_BOOST * (1 + 1 / len(doc["title"].split())), 3)
+    path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
 
 
 def abbreviations_text(items):

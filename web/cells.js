@@ -7,7 +7,9 @@
 // (or its time limit did) is skipped, with a note, until the learner edits it or runs
 // it by itself: a runaway is never started again behind their back.
 //
-// A run waiting its turn says for what ("waiting for cell 2 to finish…"), and a run
+// A cell is named on the page by its first line ("the cell above starting x = 3"), with a link
+// to it: the page shows no cell numbers. A run waiting its turn says for what ("waiting for
+// the cell above starting “import time” to finish…"), and a run
 // past a second shows its time ("running… 3 s") beside the buttons.
 
 import { createEditor, getText } from "./editor.js";
@@ -18,6 +20,7 @@ import { SavedEdit } from "./saved.js";
 import { cellKey } from "./storage.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
+const FIRST_LINE_CHARS = 40; // a cell is named by its first line, cut to this length
 
 // page -> {generation, ran: Set<cell index>}: which cells this Python session has run.
 const sessions = new Map();
@@ -56,6 +59,7 @@ class Cell {
   build() {
     const { el, index } = this;
     el.dataset.cell = String(index);
+    el.id ||= `course-cell-${index + 1}`; // what a note's link to this cell points at
     el.dataset.state = "idle";
     el.setAttribute("role", "group");
     el.setAttribute("aria-label", `Python cell ${index + 1}`);
@@ -133,13 +137,18 @@ class Cell {
     for (const earlier of cells.slice(0, this.index)) {
       if (session(client, page).ran.has(earlier.index)) continue;
       if (earlier.stoppedByLearner) {
+        const by = earlier.stopReason === "timeout" ? "its time limit stopped it" : "you stopped it";
         this.output.note(
-          `Cell ${earlier.index + 1} above was stopped, so it was not run again; run it yourself when it is fixed.`,
+          [
+            "Skipped ",
+            earlier.link("above"),
+            ` (${by}), so this cell ran without it. If this cell needs it, fix that cell and run it, then run this one again.`,
+          ],
           "skipped",
         );
         continue;
       }
-      this.runStatus.waiting(`waiting for cell ${earlier.index + 1} to finish…`);
+      this.runStatus.waiting(`waiting for ${earlier.name("above")} to finish…`);
       this.blocker = earlier;
       const ok = await earlier.execute();
       this.blocker = null;
@@ -150,7 +159,10 @@ class Cell {
       }
       if (!ok) {
         this.output.note(
-          `Cell ${earlier.index + 1} above did not finish, and this cell needs it: see its output, fix it, then run again.`,
+          [
+            earlier.link("above", true),
+            " did not finish, and this cell needs it: see that cell's output, fix it, then run this one again.",
+          ],
           "error-note",
         );
         this.setState("error");
@@ -179,7 +191,7 @@ class Cell {
       code: getText(this.view),
       filename: `<cell ${this.index + 1}>`,
       timeLimit: this.limit,
-      owner: { label: `cell ${this.index + 1}`, page },
+      owner: { label: this.name(), page },
       onProgress: (progress) => {
         if (progress.state === "running") this.setState("running");
         this.runStatus.progress(progress);
@@ -200,7 +212,10 @@ class Cell {
     if (reply.interrupted) {
       // Stopped while it ran, by the learner or its time limit: a runaway, not to be
       // run again by a cell below until the learner edits it or runs it.
-      if (job.running && !reply.cancelled && reply.reason !== "restart") this.stoppedByLearner = true;
+      if (job.running && !reply.cancelled && reply.reason !== "restart") {
+        this.stoppedByLearner = true;
+        this.stopReason = reply.reason;
+      }
       this.output.note(describeStop(reply, this.limit), "stopped");
       this.setState("idle");
     } else {
@@ -208,6 +223,49 @@ class Cell {
       this.setState("error");
     }
     return false;
+  }
+
+  /** The cell's first line as the learner sees it now, shortened: how the page names a cell
+   *  (cells carry no numbers on the page). */
+  firstLine() {
+    const line = getText(this.view)
+      .split("\n")
+      .map((l) => l.trim())
+      .find(Boolean);
+    if (!line) return "";
+    return line.length > FIRST_LINE_CHARS ? `${line.slice(0, FIRST_LINE_CHARS - 1)}…` : line;
+  }
+
+  /** "the cell starting x = 3" ("the cell above starting …" with `where`), in plain text. */
+  name(where = "") {
+    const first = this.firstLine();
+    if (!first) return where ? `the empty cell ${where}` : "an empty cell";
+    return `${where ? `the cell ${where}` : "the cell"} starting “${first}”`;
+  }
+
+  /** The cell's name as a link that scrolls to it and puts the cursor in its editor. */
+  link(where, capital = false) {
+    const a = document.createElement("a");
+    a.href = `#${this.el.id}`;
+    a.className = "course-cell-link";
+    const first = this.firstLine();
+    const the = capital ? "The" : "the";
+    if (first) {
+      const code = document.createElement("code");
+      code.textContent = first;
+      a.append(`${the} cell ${where} starting `, code);
+    } else {
+      a.append(`${the} empty cell ${where}`);
+    }
+    a.addEventListener("click", (event) => {
+      // Not the browser's nor the instant navigation's jump to the anchor: either would
+      // take the focus from the editor.
+      event.preventDefault();
+      event.stopPropagation();
+      this.el.scrollIntoView({ block: "center" });
+      this.view.focus();
+    });
+    return a;
   }
 
   stop() {

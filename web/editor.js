@@ -8,6 +8,7 @@ import { minimalSetup } from "codemirror";
 import { python } from "@codemirror/lang-python";
 import { EditorView, keymap, lineNumbers, highlightActiveLine } from "@codemirror/view";
 import { EditorState } from "@codemirror/state";
+import { isolateHistory } from "@codemirror/commands";
 import { HighlightStyle, syntaxHighlighting, bracketMatching, indentOnInput } from "@codemirror/language";
 import { tags as t } from "@lezer/highlight";
 
@@ -100,8 +101,13 @@ function lineStart(doc, line) {
   return at;
 }
 
+/** Replace the whole text as one step of its own in the editor's history: Undo (Ctrl+Z)
+ *  takes back exactly this replacement (a Reset), not the typing just before it too. */
 export function setText(view, text) {
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  view.dispatch({
+    changes: { from: 0, to: view.state.doc.length, insert: text },
+    annotations: isolateHistory.of("full"),
+  });
 }
 
 export function getText(view) {

@@ -17,7 +17,7 @@ import { exerciseKey, flushSaves, isDone, loadEdit, markDone } from "./storage.j
 import { serverURL } from "./server.js";
 import { Submissions } from "./submit.js";
 import { onServerMerge } from "./sync.js";
-import { exerciseAnchor, pageWording, rewriteMessage } from "./wording.js";
+import { exerciseAnchor, pageWording, plural, rewriteMessage } from "./wording.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
 
@@ -139,7 +139,8 @@ class Exercise {
 
   updateHintButton() {
     const n = this.hints.length;
-    this.hintButton.textContent = this.shown < n ? `Hint ${this.shown + 1} of ${n}` : `All ${n} hints shown`;
+    this.hintButton.textContent =
+      this.shown < n ? `Hint ${this.shown + 1} of ${n}` : n === 1 ? "Hint shown" : `All ${n} hints shown`;
     this.hintButton.disabled = this.shown >= n;
   }
 
@@ -232,12 +233,12 @@ class Exercise {
   showChecks(checks, fileError) {
     const passed = checks.filter((c) => c.passed).length;
     this.output.note(
-      `${passed} of ${checks.length} checks passed.`,
+      `${passed} of ${plural(checks.length, "check")} passed.`,
       passed === checks.length ? "pass" : "fail",
     );
     if (fileError) {
       this.output.note(
-        `Your file did not run, so none of its ${checks.length} checks could run. Fix this, then press ✓ Check again:`,
+        `Your file did not run, so ${checks.length === 1 ? "its one check" : `none of its ${checks.length} checks`} could run. Fix this, then press ✓ Check again:`,
         "fail",
       );
       const pre = document.createElement("pre");

@@ -58,10 +58,11 @@ export class Output {
     this.append(pre);
   }
 
-  note(text, kind = "note") {
+  /** A line of the page's own: `content` is text, or a list of text and nodes (a link). */
+  note(content, kind = "note") {
     const p = document.createElement("p");
     p.className = `course-output__${kind}`;
-    p.textContent = text;
+    p.append(...(Array.isArray(content) ? content : [content]));
     this.append(p);
     return p;
   }

@@ -4,6 +4,7 @@
 // exercise or a question changes state, or an import brings work from another browser.
 
 import { isDone, loadAnswer, questionKey } from "./storage.js";
+import { plural } from "./wording.js";
 
 /** How many of a day's questions (the map's `data-questions`) were answered right. */
 function answered(el) {
@@ -36,12 +37,12 @@ export function markProgress() {
     right += day.right;
     questions += day.total;
     el.textContent = `${day.right}/${day.total}`;
-    el.title = `${day.right} of ${day.total} questions answered right`;
+    el.title = `${day.right} of ${plural(day.total, "question")} answered right`;
     el.classList.toggle("course-answers--all", day.right === day.total);
   }
   for (const el of document.querySelectorAll(".course-map__progress")) {
-    const asked = questions ? `, ${right} of ${questions} questions answered right` : "";
-    el.textContent = `Your progress: ${done} of ${el.dataset.total} exercises done${asked}.`;
+    const asked = questions ? `, ${right} of ${plural(questions, "question")} answered right` : "";
+    el.textContent = `Your progress: ${done} of ${plural(Number(el.dataset.total), "exercise")} done${asked}.`;
   }
   // The primary navigation only: the page's own contents list links to headings (#...),
   // which Material rewrites to absolute addresses of the same lesson.

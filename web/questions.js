@@ -5,6 +5,7 @@
 // and checked again; the answer and its explanation can be opened at any time after a try.
 
 import { loadAnswer, questionKey, saveAnswer } from "./storage.js";
+import { someOf } from "./wording.js";
 
 /** A number as a learner may type it: -2, −2, 0.75, 0,75, 1e-3, 3/4, 5,163 (thousands);
  *  null otherwise. The same rule as read_number in questions.py. */
@@ -73,7 +74,7 @@ class Question {
       this.inputs.forEach((input, i) => input.classList.toggle("course-question--off", !right[i]));
       const count = right.filter(Boolean).length;
       if (count === right.length) return { state: "right", message: "✓ Right." };
-      const some = right.length > 1 ? ` ${count} of ${right.length} are right.` : "";
+      const some = right.length > 1 ? ` ${someOf(count, right.length, "right")}.` : "";
       return { state: "wrong", message: `✗ Not yet.${some} Try again, or open the answer below.` };
     }
     const chosen = this.radios.find((r) => r.checked);

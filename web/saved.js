@@ -3,8 +3,10 @@
 // original changed since the learner edited it.
 
 import { button } from "./button.js";
-import { setText } from "./editor.js";
+import { getText, setText } from "./editor.js";
 import { forgetEdit, hashText, loadEdit, saveNow, saveSoon } from "./storage.js";
+
+const UNDO_KEY = /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? "") ? "⌘Z" : "Ctrl+Z";
 
 export class SavedEdit {
   /** `changedText` starts the notice, e.g. "This exercise file has changed since you edited it." */
@@ -15,7 +17,9 @@ export class SavedEdit {
     this.notice = document.createElement("div");
     this.notice.className = "course-notice";
     this.notice.hidden = true;
+    this.notice.setAttribute("role", "status"); // what Reset did is said as it happens
     this.changedText = changedText;
+    this.resetShown = false;
   }
 
   /** The text the editor opens with: the learner's edit if there is one. */
@@ -38,6 +42,11 @@ export class SavedEdit {
   /** The learner typed: save after the pause in typing. */
   changed(text) {
     saveSoon(this.key, text, this.original);
+    // What Reset said is out of date once the text changes again (an undo, or typing).
+    if (this.resetShown && text !== this.original) {
+      this.resetShown = false;
+      this.notice.hidden = true;
+    }
   }
 
   /** Run or Check: keep the edit now, not after the typing pause. */
@@ -45,10 +54,30 @@ export class SavedEdit {
     saveNow(this.key);
   }
 
-  /** Put back the original in `view` and forget the edit. */
+  /** Put back the original in `view` and forget the edit. The learner's text stays in the
+   *  editor's history (Ctrl+Z brings it back), and the notice says so, with an Undo button. */
   reset(view) {
+    const previous = getText(view);
+    if (previous === this.original) {
+      this.say("This is already the original code: nothing to reset.");
+      forgetEdit(this.key);
+      this.resetShown = true;
+      return;
+    }
     setText(view, this.original);
     forgetEdit(this.key);
-    this.notice.hidden = true;
+    const undo = button("undo-reset", "Undo", "Bring back your code as it was before Reset");
+    undo.onclick = () => {
+      setText(view, previous); // saved like any edit (changed() hides this notice)
+      view.focus();
+    };
+    this.say(`Reset to the original. Undo (${UNDO_KEY}) brings your code back. `, undo);
+    this.resetShown = true;
+  }
+
+  /** Show `parts` in the notice under the editor (until the next edit). */
+  say(...parts) {
+    this.notice.hidden = false;
+    this.notice.replaceChildren(...parts);
   }
 }

@@ -159,7 +159,7 @@ async function respond(request, path) {
     response = await fetch(request);
   } catch (err) {
     if (request.mode !== "navigate") throw err;
-    return offlinePage();
+    return offlinePage(path);
   }
   // A file of this build fetched before the cache was filled: keep it if it is this build's.
   const entry = BUILD.files[path];
@@ -175,12 +175,41 @@ async function respond(request, path) {
   return withHeaders(response);
 }
 
-function offlinePage() {
-  const html =
-    "<!doctype html><meta charset=utf-8><title>Offline</title>" +
-    "<p>You are offline, and this page was not saved for offline use. " +
-    "Go back, or open it again once you are online.</p>";
-  return new Response(html, { status: 503, headers: { "Content-Type": "text/html", ...BUILD.headers } });
+const escapeHTML = (text) =>
+  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+/** The page a learner gets offline for a page this browser does not keep (a notebook's page
+ *  not opened online yet): small and styled on its own (no file of the site is needed), with
+ *  links to what is kept: the lesson itself, the course map and the home page. */
+function offlinePage(path) {
+  const link = (to, text) => `<a href="${escapeHTML(new URL(to, SCOPE).href)}">${text}</a>`;
+  const notebook = /^notebooks\/(day\d\d_[a-z0-9_]+)\/$/.exec(path);
+  const links = [
+    notebook && `<li>${link(`lessons/${notebook[1]}/`, "This day's lesson")}, with its runnable cells</li>`,
+    `<li>${link("map/", "The course map")}</li>`,
+    `<li>${link("", "The course's home page")}</li>`,
+  ].filter(Boolean);
+  const what = notebook ? "This notebook's page" : "This page";
+  const html = `<!doctype html>
+<html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><title>Offline: page not saved</title>
+<style>
+body { font: 1rem/1.5 system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem;
+  color: #1f2328; background: #fff; }
+h1 { font-size: 1.4rem; } a { color: #3949ab; } li { margin: 0.3rem 0; }
+@media (prefers-color-scheme: dark) { body { color: #e3e3e8; background: #1e2129; } a { color: #9fa8da; } }
+</style>
+<main class="course-offline-page" data-offline-page>
+<h1>You are offline</h1>
+<p>${what} was not saved for offline use: this browser keeps the lessons, the exercises and the
+explorers, and keeps a notebook's page once you have opened it online. Open it again when you are
+back online. Meanwhile, these work offline:</p>
+<ul>${links.join("")}</ul>
+</main></html>`;
+  return new Response(html, {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8", ...BUILD.headers },
+  });
 }
 
 self.addEventListener("fetch", (event) => {

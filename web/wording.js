@@ -4,8 +4,19 @@
 // away and a Check button under the editor, so the page says that instead. The files
 // stay as they are (the download and the command line need their wording); only what
 // the page shows is rewritten: check messages here, the editor through decorations.
+// Counts the page says ("1 of 3 is right", "1 check") agree in number through plural/someOf.
 
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, WidgetType } from "@codemirror/view";
+
+/** "1 check", "2 checks": a count with its noun agreeing (`many`: an irregular plural). */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "1 of 3 is right", "2 of 3 are right": the verb agrees with the count before "of". */
+export function someOf(count, total, predicate) {
+  return `${count} of ${total} ${count === 1 ? "is" : "are"} ${predicate}`;
+}
 
 const LESSON_PATH = /Read docs\/lessons\/(day\d\d_[a-z0-9_]+)\.md\.?/g;
 

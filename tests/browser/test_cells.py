@@ -234,7 +234,22 @@ def test_an_edit_survives_a_reload_and_reset_puts_back_the_lesson(course_page, b
     page.reload()
     block = cell(page, 0)
     assert editor_text(block) == "print('my own version')"
-    assert block.locator(".course-notice").is_hidden()
+    notice = block.locator(".course-notice")
+    assert notice.is_hidden()
+    block.locator("[data-action=reset]").click()
+    assert editor_text(block) == original
+    # Reset says what it did and how to take it back: the Undo button...
+    expect(notice).to_have_text("Reset to the original. Undo (Ctrl+Z) brings your code back. Undo")
+    notice.locator("[data-action=undo-reset]").click()
+    assert editor_text(block) == "print('my own version')"
+    expect(notice).to_be_hidden()
+    # ... or the editor's own undo, which takes back the Reset and nothing more.
+    block.locator("[data-action=reset]").click()
+    assert editor_text(block) == original
+    block.locator(".cm-content").focus()
+    page.keyboard.press("Control+z")
+    assert editor_text(block) == "print('my own version')"
+    expect(notice).to_be_hidden()
     block.locator("[data-action=reset]").click()
     assert editor_text(block) == original
     page.reload()
@@ -381,13 +396,15 @@ def test_a_queued_run_says_what_it_is_waiting_for(course_page, base_url):
     # The exercise's checks wait in the queue behind cell 1, and say so.
     exercise.locator("[data-action=check]").click()
     assert wait_state(exercise, ("waiting",), timeout=5) == "waiting"
-    assert run_status(exercise) == "waiting for cell 1 to finish…"
+    # Cells are named by their first line, as the page shows them (it shows no numbers).
+    assert run_status(exercise) == "waiting for the cell starting “import time” to finish…"
     # Cell 3 first runs cell 2 above it, which waits behind cell 1 (and the checks).
+    second_line = next(line.strip() for line in editor_text(second).splitlines() if line.strip())
     third.locator("[data-action=run]").click()
     wait_state(third, "waiting", timeout=5)
-    assert run_status(third) == "waiting for cell 2 to finish…"
+    assert run_status(third) == f"waiting for the cell above starting “{second_line}” to finish…"
     wait_state(second, "waiting", timeout=5)
-    assert run_status(second) == "waiting for cell 1 to finish…"
+    assert run_status(second) == "waiting for the cell starting “import time” to finish…"
     assert first.get_attribute("data-state") == "running"
     # Each says what it waits for next, then runs.
     expect(second.locator("[data-run-status]")).to_have_text(
@@ -415,12 +432,21 @@ def test_a_stopped_cell_is_not_run_again_behind_the_learners_back(course_page, b
     assert run(second, timeout=10) == "done", output(second)
     assert time.monotonic() - start < 5
     text = output(second)
+    # Named as the page shows it (no cell numbers there), with what happened and what to do.
     assert (
-        "Cell 1 above was stopped, so it was not run again; run it yourself when it is fixed."
-        in text
-    )
+        "Skipped the cell above starting while True: (you stopped it), so this cell ran without"
+        " it. If this cell needs it, fix that cell and run it, then run this one again." in text
+    ), text
+    assert "Cell 1" not in text
     assert "cell 2 ran" in text
     assert first.get_attribute("data-state") == "idle"
+    # The name is a link to that cell: it scrolls there and puts the cursor in its editor.
+    link = second.locator(".course-output__skipped a")
+    expect(link.locator("code")).to_have_text("while True:")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    link.click()
+    expect(first).to_be_in_viewport()
+    assert first.evaluate("el => el.contains(document.activeElement)")
     # Once the learner edits it, the cell is no longer "stopped": cell 3 runs it first.
     set_code(first, "x = 3.0")
     assert run(third, timeout=60) == "done", output(third)
@@ -444,7 +470,13 @@ def test_a_stopped_cell_that_its_own_run_brings_back_runs_above_again(course_pag
     # Cell 2 runs it again (it did not finish), and stops at its error.
     assert run(second, timeout=10) == "error"
     assert "ValueError: 3" in output(first)
-    assert "Cell 1 above did not finish" in output(second)
+    assert (
+        "The cell above starting n = globals().get('n', 0) + 1 did not finish, and this cell"
+        " needs it: see that cell's output, fix it, then run this one again." in output(second)
+    )
+    assert second.locator(".course-output__error-note a code").inner_text() == (
+        "n = globals().get('n', 0) + 1"
+    )
 
 
 def test_an_edit_typed_just_before_a_reload_is_kept(course_page, base_url):

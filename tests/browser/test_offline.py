@@ -149,6 +149,19 @@ def test_the_course_works_offline_after_one_visit(sw_context, site_dir):
     page.goto(server.url + "explorer/")
     expect(page.locator("[data-explorer][data-state=ready]").first).to_be_visible(timeout=90_000)
 
+    # A notebook's page is kept once opened online; one never opened says so, styled, and
+    # links to what is kept: its lesson, the course map and the home page.
+    page.goto(server.url + "notebooks/day10_neuron/")
+    said = page.locator("[data-offline-page]")
+    expect(said.locator("h1")).to_have_text("You are offline")
+    expect(said).to_contain_text("This notebook's page was not saved for offline use")
+    assert said.evaluate("el => getComputedStyle(document.body).fontFamily") != "Times New Roman"
+    assert said.evaluate("el => getComputedStyle(document.body).maxWidth") != "none"
+    hrefs = said.locator("a").evaluate_all("links => links.map(a => a.href)")
+    assert hrefs == [server.url + "lessons/day10_neuron/", server.url + "map/", server.url]
+    said.get_by_role("link", name="This day's lesson").click()
+    expect(page.locator("h1")).to_contain_text("neuron", ignore_case=True)
+
 
 def test_a_new_build_replaces_the_old_cache_and_reuses_unchanged_files(
     sw_context, site_dir, tmp_path

@@ -43,6 +43,11 @@ def test_a_number_question_is_answered_from_the_keyboard_and_kept(course_page, b
     assert q.get_attribute("data-state") == "wrong"
     assert "2 of 3 are right" in q.locator(".course-question__feedback").inner_text()
     assert q.locator("input.course-question--off").count() == 1
+    second = q.locator("input").nth(1)
+    second.fill("5")
+    second.press("Enter")
+    assert "1 of 3 is right." in q.locator(".course-question__feedback").inner_text()
+    second.fill("2")
     assert explain.is_visible() and explain.get_attribute("open") is None  # offered, not forced
 
     third = q.locator("input").nth(2)

@@ -13,6 +13,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import yaml
+from playwright.sync_api import expect
 
 from course import TOTAL_DAYS
 
@@ -222,3 +224,42 @@ def test_the_sitemap_and_canonical_links_point_where_the_site_is_published(site_
     local = re.compile(r"""(?:href|src|content)=["']https?://(?:127\.0\.0\.1|localhost):8000""")
     for page in site_dir.rglob("*.html"):
         assert not local.search(page.read_text(errors="replace")), page
+
+
+def _search_docs(site_dir):
+    return json.loads((site_dir / "search" / "search_index.json").read_text())["docs"]
+
+
+def test_search_finds_each_lesson_once_and_each_glossary_term_on_its_own(site_dir):
+    docs = _search_docs(site_dir)
+    # A lesson's notebook page is the lesson again (raw LaTeX, "In [ ]:"): not in the index.
+    assert not [d["location"] for d in docs if d["location"].startswith("notebooks/")]
+    assert not [d["location"] for d in docs if "Copied!" in d["text"]]
+    lesson = "lessons/day05_add_mul/"
+    assert sum(d["location"] == lesson for d in docs) == 1
+    # The glossary: one short entry per term (a heading each), under the term's anchor.
+    glossary = [d for d in docs if d["location"].startswith("glossary/")]
+    terms = yaml.safe_load((ROOT / "includes" / "glossary.yml").read_text(encoding="utf-8"))
+    assert len(glossary) == len(terms) + 1  # and the page's short introduction
+    assert max(len(d["text"]) for d in glossary) < 600, "a glossary entry is one definition"
+    (gradient,) = [d for d in glossary if d["title"] == "gradient"]
+    assert gradient["location"] == "glossary/#gradient"
+    text = re.sub(r"<[^>]+>", "", gradient["text"])
+    assert text.startswith("The derivative of the output with respect to one input"), text
+    assert text.endswith("Introduced on day 4."), text
+
+
+def test_typing_a_term_in_the_search_box_shows_its_glossary_entry(course_page, base_url):
+    page = course_page
+    page.goto(base_url + "map/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator("input.md-search__input").fill("gradient")
+    entry = page.locator(".md-search-result__link[href$='glossary/#gradient']")
+    expect(entry).to_be_visible(timeout=30_000)
+    expect(entry.locator("h2")).to_have_text("gradient")
+    assert "with respect to one input" in entry.inner_text()
+    # Each lesson is found as its page, never as its notebook's copy.
+    assert page.locator(".md-search-result__link[href*='/notebooks/']").count() == 0
+    entry.click()
+    expect(page).to_have_url(re.compile(r"/glossary/#gradient$"))
+    expect(page.locator("#gradient")).to_be_in_viewport()
