@@ -3,6 +3,7 @@
 import hashlib
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -28,13 +29,18 @@ def install_site_build(session: nox.Session) -> None:
 
 
 def _python_312() -> str | None:
-    """A Python >= 3.12 for pyodide-build: python3.13/python3.12 on PATH, else pyenv's."""
-    for name in ("python3.13", "python3.12"):
-        if found := shutil.which(name):
-            return found
+    """A Python >= 3.12 for pyodide-build: python3.13/python3.12 on PATH, else pyenv's.
+
+    Each is asked its version: a pyenv shim is on PATH even where its version is not selected.
+    """
+    candidates = [shutil.which(name) for name in ("python3.13", "python3.12")]
     versions = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    found = sorted(versions.glob("3.1[2-9]*/bin/python3"), reverse=True)
-    return str(found[0]) if found else None
+    candidates += sorted(map(str, versions.glob("3.1[2-9]*/bin/python3")), reverse=True)
+    probe = "import sys; sys.exit(sys.version_info < (3, 12))"
+    for python in filter(None, candidates):
+        if subprocess.run([python, "-c", probe], capture_output=True).returncode == 0:
+            return python
+    return None
 
 
 def install_pyodide_build(session: nox.Session) -> None:
