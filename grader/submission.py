@@ -104,6 +104,8 @@ def load(path):
     if path.is_dir():
         return _load_dir(path)
     if path.is_file():
+        if path.name.lower().endswith(".json"):  # the site's "Export my work" file
+            return _load_export(path)
         return _load_zip(path)
     if path.exists():  # a FIFO, a socket, a device: nothing to read a submission from
         raise Rejected(f"{path.name} is not a file or a folder; submit the folder or zip itself.")

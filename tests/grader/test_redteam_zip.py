@@ -286,3 +286,14 @@ def test_code_in_a_zip_that_spoofs_its_results_scores_nothing(tmp_path, level):
     assert gradescope["score"] == 0 and gradescope["max_score"] > 0
     assert all(not t["passed"] for t in results["tests"])
     assert _digest(tmp_path) == before
+
+
+def test_the_export_file_given_alone_is_read_as_one(tmp_path):
+    # `python -m grader work.json` (or --batch's learner.json): the site's own file, not a
+    # broken zip.
+    path = tmp_path / "work.json"
+    path.write_bytes(export({"exercise/" + DAY5: {"code": "x = 1\n"}}))
+    assert load(path) == {DAY5: b"x = 1\n"}
+    path.write_bytes(b"{")
+    with pytest.raises(Rejected, match="Export my work"):
+        load(path)
