@@ -197,7 +197,9 @@ def _read_zip(archive):
         if any(p in IGNORED_DIRS for p in parts) or info.is_dir():
             continue
         members.append((parts, info))
-    # The site's download puts every file in one folder (exercises/); strip it.
+    # The site's download puts every file in one folder (exercises/); strip it. A stray
+    # .DS_Store beside that folder is no file of the submission: it does not count.
+    members = [(parts, info) for parts, info in members if parts[-1] not in IGNORED_FILES]
     tops = {parts[0] for parts, _ in members if len(parts) > 1}
     if len(tops) == 1 and all(len(parts) > 1 for parts, _ in members):
         members = [(parts[1:], info) for parts, info in members]

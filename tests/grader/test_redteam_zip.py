@@ -297,3 +297,9 @@ def test_the_export_file_given_alone_is_read_as_one(tmp_path):
     path.write_bytes(b"{")
     with pytest.raises(Rejected, match="Export my work"):
         load(path)
+
+
+def test_a_zip_with_a_stray_ds_store_at_the_top_still_reads_its_folder(tmp_path):
+    # Finder's zip of exercises/ plus one more click: the folder is still the submission.
+    files = {"w.zip": zipped([("exercises/" + DAY5, SOLUTION), (".DS_Store", b"\0")])}
+    assert loaded(tmp_path, files) == {DAY5: SOLUTION}
