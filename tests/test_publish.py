@@ -201,3 +201,23 @@ def test_the_public_tree_copies_no_git_history_and_no_untracked_file(tmp_path):
         p.relative_to(tmp_path / "public").as_posix() for p in (tmp_path / "public").rglob("*")
     }
     assert names == {".gitignore", "exercises", "exercises/day05_add_mul.py", "PUBLIC_TREE.md"}
+
+
+def test_the_public_tree_refuses_a_submodule_in_one_line(tmp_path):
+    # A gitlink is a folder in the working tree: copying it raised IsADirectoryError.
+    import subprocess
+
+    from tools.public_tree import main
+
+    root = _course(tmp_path, lambda root: None)
+    head = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    subprocess.run(
+        ["git", "-C", str(root), "update-index", "--add", "--cacheinfo", f"160000,{head},vendor"],
+        check=True,
+    )
+    (root / "vendor").mkdir()
+    (root / "vendor" / "answer.py").write_text(PLANTED_SOLUTION)
+    assert main([str(tmp_path / "public"), "--root", str(root)]) == 1
+    assert not (tmp_path / "public").exists()

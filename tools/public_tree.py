@@ -98,6 +98,12 @@ def check_no_leak(root: Path, paths: list[str]) -> None:
     a file that holds a solution's code under another name (a copy, a notebook's cell)."""
     for path in paths:
         source = root / path
+        if source.is_dir() and not source.is_symlink():
+            raise PublicTreeError(
+                f"{path} is a folder git tracks as one entry (a submodule): the public copy "
+                "holds files only and cannot tell what it holds; remove it from the course, "
+                "or add its files themselves, and make the copy again"
+            )
         if not source.is_symlink():
             continue
         target = os.readlink(source)
