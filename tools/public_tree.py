@@ -5,7 +5,9 @@ which holds the reference solutions, stays private, and the public one is made f
 copy: every file git tracks, less what only an instructor may see (LEFT_OUT). The copy
 builds the site (`nox -s docs`), publishes it (.github/workflows/pages.yml) and grades
 (`python -m grader`, `nox -s gradescope`): none of these reads what is left out. Its
-PUBLIC_TREE.md says what is missing and why (docs/instructors/publish.md).
+PUBLIC_TREE.md says what is missing and why (docs/instructors/publish.md). A solution
+kept under another name (a copy, a notebook's cell, a symbolic link into solutions/ or out
+of the course, a submodule) stops the copy before anything is written (check_no_leak).
 
     python -m tools.public_tree OUT [--root ROOT]
 """
