@@ -104,6 +104,8 @@ def load(path):
     if path.is_dir():
         return _load_dir(path)
     if path.is_file():
+        if path.name.lower().endswith(".json"):  # the site's "Export my work" file
+            return _load_export(path)
         return _load_zip(path)
     if path.exists():  # a FIFO, a socket, a device: nothing to read a submission from
         raise Rejected(f"{path.name} is not a file or a folder; submit the folder or zip itself.")
@@ -195,7 +197,9 @@ def _read_zip(archive):
         if any(p in IGNORED_DIRS for p in parts) or info.is_dir():
             continue
         members.append((parts, info))
-    # The site's download puts every file in one folder (exercises/); strip it.
+    # The site's download puts every file in one folder (exercises/); strip it. A stray
+    # .DS_Store beside that folder is no file of the submission: it does not count.
+    members = [(parts, info) for parts, info in members if parts[-1] not in IGNORED_FILES]
     tops = {parts[0] for parts, _ in members if len(parts) > 1}
     if len(tops) == 1 and all(len(parts) > 1 for parts, _ in members):
         members = [(parts[1:], info) for parts, info in members]

@@ -1,5 +1,6 @@
 """Publishing: the GitHub Pages workflow builds with the project's own session, for its address."""
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -130,3 +131,105 @@ def test_publishing_waits_for_the_linters_and_the_tests():
         runs = [step["run"] for step in jobs[job]["steps"] if "run" in step]
         assert any(run.strip().endswith(command) for run in runs), (job, runs)
         assert f"python3 -m {command}\n" in ci
+
+
+# The public copy against an instructor's slips: a fake course repository with a leak planted.
+PLANTED_SOLUTION = (
+    '"""Day 5."""\n\n\ndef add(a, b):\n    """a + b."""\n    total = a + b\n'
+    "    return total  # the reference answer\n"
+)
+
+
+def _course(tmp_path, plant):
+    """A git repository laid out like the course, with `plant(root)` added and tracked."""
+    import subprocess
+
+    root = tmp_path / "course"
+    (root / "solutions").mkdir(parents=True)
+    (root / "exercises").mkdir()
+    (root / "solutions" / "day05_add_mul.py").write_text(PLANTED_SOLUTION)
+    (root / "exercises" / "day05_add_mul.py").write_text('"""Day 5."""\n\n\ndef add(a, b):\n')
+    plant(root)
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "course"], check=True)
+    return root
+
+
+def _notebook(root):
+    cell = {"cell_type": "code", "source": PLANTED_SOLUTION.splitlines(True), "metadata": {}}
+    (root / "docs").mkdir()
+    (root / "docs" / "day05.ipynb").write_text(json.dumps({"cells": [cell]}, indent=1))
+
+
+LEAKS = {
+    "a solution copied under another name": lambda root: (
+        (root / "docs").mkdir(),
+        (root / "docs" / "answer.py").write_text(PLANTED_SOLUTION),
+    ),
+    "a solution reformatted into a folder of its own": lambda root: (
+        (root / "grader" / "data").mkdir(parents=True),
+        (root / "grader" / "data" / "ref.txt").write_text(
+            "notes\n" + PLANTED_SOLUTION.replace("    ", "\t")
+        ),
+    ),
+    "a solution in a notebook's cell": _notebook,
+    "a symlink into solutions/": lambda root: os.symlink(
+        "../solutions/day05_add_mul.py", root / "exercises" / "answer.py"
+    ),
+    "a symlink to an absolute path": lambda root: os.symlink(
+        str(root / "solutions"), root / "answers"
+    ),
+    "a symlink out of the course": lambda root: os.symlink("../../elsewhere", root / "notes"),
+}
+
+
+@pytest.mark.parametrize("leak", list(LEAKS))
+def test_the_public_tree_refuses_a_solution_left_under_another_name(tmp_path, leak):
+    from tools.public_tree import PublicTreeError, main, make_public_tree
+
+    root = _course(tmp_path, LEAKS[leak])
+    out = tmp_path / "public"
+    with pytest.raises(PublicTreeError, match="solutions/"):
+        make_public_tree(out, root)
+    assert not out.exists()  # nothing half-made is left to publish
+    assert main([str(out), "--root", str(root)]) == 1
+
+
+def test_the_public_tree_copies_no_git_history_and_no_untracked_file(tmp_path):
+    from tools.public_tree import make_public_tree
+
+    def plant(root):
+        (root / "site").mkdir()
+        (root / ".gitignore").write_text("site/\n")
+        (root / "site" / "answer.py").write_text(PLANTED_SOLUTION)  # a build, ignored
+
+    root = _course(tmp_path, plant)
+    (root / "untracked.py").write_text(PLANTED_SOLUTION)
+    copied = make_public_tree(tmp_path / "public", root)
+    assert sorted(copied) == [".gitignore", "exercises/day05_add_mul.py"]
+    names = {
+        p.relative_to(tmp_path / "public").as_posix() for p in (tmp_path / "public").rglob("*")
+    }
+    assert names == {".gitignore", "exercises", "exercises/day05_add_mul.py", "PUBLIC_TREE.md"}
+
+
+def test_the_public_tree_refuses_a_submodule_in_one_line(tmp_path):
+    # A gitlink is a folder in the working tree: copying it raised IsADirectoryError.
+    import subprocess
+
+    from tools.public_tree import main
+
+    root = _course(tmp_path, lambda root: None)
+    head = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    subprocess.run(
+        ["git", "-C", str(root), "update-index", "--add", "--cacheinfo", f"160000,{head},vendor"],
+        check=True,
+    )
+    (root / "vendor").mkdir()
+    (root / "vendor" / "answer.py").write_text(PLANTED_SOLUTION)
+    assert main([str(tmp_path / "public"), "--root", str(root)]) == 1
+    assert not (tmp_path / "public").exists()

@@ -5,7 +5,9 @@ which holds the reference solutions, stays private, and the public one is made f
 copy: every file git tracks, less what only an instructor may see (LEFT_OUT). The copy
 builds the site (`nox -s docs`), publishes it (.github/workflows/pages.yml) and grades
 (`python -m grader`, `nox -s gradescope`): none of these reads what is left out. Its
-PUBLIC_TREE.md says what is missing and why (docs/instructors/publish.md).
+PUBLIC_TREE.md says what is missing and why (docs/instructors/publish.md). A solution
+kept under another name (a copy, a notebook's cell, a symbolic link into solutions/ or out
+of the course, a submodule) stops the copy before anything is written (check_no_leak).
 
     python -m tools.public_tree OUT [--root ROOT]
 """
@@ -13,6 +15,8 @@ PUBLIC_TREE.md says what is missing and why (docs/instructors/publish.md).
 from __future__ import annotations
 
 import argparse
+import ast
+import json
 import os
 import shutil
 import subprocess
@@ -56,6 +60,81 @@ def left_out(path: str) -> bool:
     return path.split("/", 1)[0] in LEFT_OUT
 
 
+SOLUTIONS = "solutions"  # the folder of LEFT_OUT whose code may be nowhere in the copy
+
+
+def _lines(text: str) -> str:
+    """`text` with each line stripped and blank lines dropped: a copy reindented,
+    with tabs or other blank lines, is still the same code."""
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _code(text: str) -> str:
+    """A solution's code: its text after the module docstring (which the stub shares)."""
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError):
+        return _lines(text)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        text = "\n".join(text.splitlines()[body[0].end_lineno :])
+    return _lines(text)
+
+
+def _readable(path: Path) -> str:
+    """A file's text as a reader sees it: a notebook's cells joined as well."""
+    text = path.read_bytes().decode("utf-8", "replace")
+    if path.suffix == ".ipynb":
+        try:
+            cells = json.loads(text).get("cells", [])
+            text += "\n" + "\n".join(
+                "".join(c.get("source", "")) for c in cells if isinstance(c, dict)
+            )
+        except (ValueError, AttributeError, TypeError):
+            pass
+    return _lines(text)
+
+
+def check_no_leak(root: Path, paths: list[str]) -> None:
+    """PublicTreeError if a file to copy would hand out a reference solution: a symbolic
+    link that leads out of the copy (into solutions/, or anywhere outside the course), or
+    a file that holds a solution's code under another name (a copy, a notebook's cell)."""
+    for path in paths:
+        source = root / path
+        if source.is_dir() and not source.is_symlink():
+            raise PublicTreeError(
+                f"{path} is a folder git tracks as one entry (a submodule): the public copy "
+                "holds files only and cannot tell what it holds; remove it from the course, "
+                "or add its files themselves, and make the copy again"
+            )
+        if not source.is_symlink():
+            continue
+        target = os.readlink(source)
+        inside = os.path.normpath(os.path.join(os.path.dirname(path), target))
+        if os.path.isabs(target) or inside.startswith("..") or left_out(inside):
+            raise PublicTreeError(
+                f"{path} is a symbolic link to {target}, which the public copy must not "
+                f"reach (solutions/ or outside the course): replace it with the file it "
+                "stands for, or remove it, and make the copy again"
+            )
+    codes = {}
+    for solution in sorted((root / SOLUTIONS).glob("*.py")):
+        code = _code(solution.read_text(encoding="utf-8", errors="replace"))
+        stub = root / "exercises" / solution.name
+        if code and not (stub.is_file() and code in _lines(stub.read_text(errors="replace"))):
+            codes[f"{SOLUTIONS}/{solution.name}"] = code
+    for path in paths:
+        source = root / path
+        if source.is_symlink() or not source.is_file():
+            continue
+        text = _readable(source)
+        for name, code in codes.items():
+            if code in text:
+                raise PublicTreeError(
+                    f"{path} holds the code of {name}, a reference solution: take it out "
+                    "of that file (or stop tracking the file) and make the copy again"
+                )
+
+
 def note() -> str:
     lines = [
         "# This is the public copy of the course",
@@ -85,14 +164,15 @@ def make_public_tree(out: Path | str, root: Path | str = ROOT) -> list[str]:
         raise PublicTreeError(f"{out} already exists: give a new folder for the public copy")
     if out.resolve() == root or out.resolve().is_relative_to(root):
         raise PublicTreeError(f"{out} is inside the course's own files: give a folder elsewhere")
-    files = tracked_files(root)
+    files = [
+        path
+        for path in tracked_files(root)
+        if not left_out(path) and ((root / path).exists() or (root / path).is_symlink())
+    ]  # a file tracked but deleted in the working tree is not copied
+    check_no_leak(root, files)  # before anything is written: no half-made copy
     copied = []
     for path in files:
-        if left_out(path):
-            continue
         source, target = root / path, out / path
-        if not source.exists() and not source.is_symlink():
-            continue  # tracked but deleted in the working tree
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_symlink():
             os.symlink(os.readlink(source), target)
