@@ -94,8 +94,8 @@ export function nameMathLabels(root) {
 const SCROLLERS = [
   ["div.arithmatex, .katex-display", "Formula"],
   [".md-typeset__scrollwrap", "Table"],
-  ["pre > code", "Code"],
-  [".jupyter-wrapper .jp-OutputArea-output, .jupyter-wrapper .highlight-ipynb pre", "Output"],
+  ["pre, pre > code", "Code"], // Material's code scrolls in its <code>, a notebook's in its <pre>
+  [".jupyter-wrapper .jp-OutputArea-output", "Output"],
 ];
 let resizes = null;
 
