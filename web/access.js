@@ -98,6 +98,7 @@ const SCROLLERS = [
   [".jupyter-wrapper .jp-OutputArea-output", "Output"],
 ];
 let resizes = null;
+let watched = [];
 
 function scrolls(el) {
   const style = getComputedStyle(el);
@@ -134,6 +135,7 @@ function updateScroller(el) {
 /** Watch the page's scrollable blocks: their size changes with the window's. */
 export function watchScrollers(root) {
   resizes?.disconnect(); // the page left (instant navigation)
+  watched = [];
   resizes = new ResizeObserver((entries) => {
     for (const entry of entries) updateScroller(entry.target);
   });
@@ -144,6 +146,7 @@ export function watchScrollers(root) {
       el.dataset.courseScrollKind = kind;
       el.dataset.courseScrollIndex = String(++n);
       resizes.observe(el);
+      watched.push(el);
     }
   }
 }
@@ -153,6 +156,11 @@ function nameSearch() {
   const search = document.querySelector(".md-search[role=dialog]");
   if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", "Search");
 }
+
+// A block's box keeps its size when its content grows (the math fonts arriving): look again.
+const recheck = () => watched.forEach(updateScroller);
+document.fonts?.ready.then(recheck);
+window.addEventListener("load", recheck);
 
 export function mountAccess(root) {
   nameSearch();
