@@ -16,6 +16,7 @@ import { mountTransfer } from "./transferui.js";
 import { loadSession, serverURL } from "./server.js";
 import { startSync } from "./sync.js";
 import { mountAccount } from "./account.js";
+import { mountAccess } from "./access.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -60,10 +61,6 @@ function renderMath(root) {
     ignoredClasses: ["course-cell", "course-exercise"],
     throwOnError: false,
   });
-  // A formula wider than the page scrolls sideways: it takes focus, so keys can scroll it.
-  for (const el of root.querySelectorAll("div.arithmatex, .katex-display")) {
-    if (el.scrollWidth > el.clientWidth) el.tabIndex = 0;
-  }
 }
 
 /** Arriving at "#exercise-…" (a check message's link to the lesson): show that exercise.
@@ -78,6 +75,7 @@ function mount() {
   flushSaves(); // edits typed on the page just left (instant navigation) are kept
   const root = document.querySelector("article") ?? document.body;
   renderMath(root);
+  mountAccess(root); // names for math labels, keys for what scrolls (after the math is typeset)
   const page = pageKey();
   if (courseServer) mountAccount(root);
   const cells = mountCells(root, { client, page });
