@@ -57,6 +57,26 @@ export class PythonClient {
     for (const listener of this.listeners) listener(this.status);
   }
 
+  /** Resolves once Python has started (or could not) and no request is queued or running:
+   *  on a page whose first cell was run at once, after that cell's output. */
+  async settled() {
+    const started = () => this.status.phase === "ready" || this.status.phase === "error";
+    for (;;) {
+      if (!started()) {
+        await new Promise((resolve) => {
+          const off = this.onStatus(() => {
+            if (!started()) return;
+            queueMicrotask(() => off());
+            resolve();
+          });
+        });
+      }
+      const chain = this.chain;
+      await chain;
+      if (chain === this.chain && started()) return;
+    }
+  }
+
   get isolated() {
     return globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
   }
