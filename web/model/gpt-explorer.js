@@ -1,7 +1,7 @@
 // The microGPT explorer: type a prefix, see what the model computes at each position
 // (embeddings, each head's attention, the residual stream, the next-symbol probabilities),
 // where the gradient of one name's loss goes, and, while a training cell runs, the model
-// learning. All numbers come from `explorer.model` in the worker (engine.js); the page only
+// learning. All numbers come from `explorer.model` in the worker (engineFor); the page only
 // reshapes the probabilities for the temperature slider and the top-k and top-p filters,
 // and draws a letter from them.
 //
@@ -15,7 +15,6 @@
 
 import { el } from "../explorer/dom.js";
 import { Heatmap, TextAlternative, legend, lossCurve, numberTable } from "./charts.js";
-import { workerEngine } from "./engine.js";
 import { drawIndex, filterProbs, fmt, largestMagnitude, seededUniform, softmaxAt } from "./math.js";
 
 export const VIEWS = ["embeddings", "attention", "residual", "probs", "backward", "training"];
@@ -25,9 +24,23 @@ const GROUPS = {
 };
 
 const engines = new WeakMap();
-/** One engine per Python client, shared by every explorer of every page. */
+const OWNER = { label: "the model explorer" }; // what a cell queued behind it says it waits for
+/** One engine per Python client (web/client.js), shared by every explorer of every page:
+ *  forward(prefix), backward(name, position) resolve with explorer.model's dicts (the worker
+ *  loads the package) or reject with its message; onModel(listener) hears every snapshot a
+ *  training cell shows; lastModel() is the latest one, or null (none yet, or Python restarted). */
 export function engineFor(client) {
-  if (!engines.has(client)) engines.set(client, workerEngine(client));
+  const call = (name, args) =>
+    client.call({ module: "explorer.model", name, args, timeLimit: 60, owner: OWNER });
+  if (!engines.has(client)) {
+    engines.set(client, {
+      forward: (prefix) => call("forward_view", [prefix]),
+      backward: (name, position) => call("backward_view", position === null ? [name] : [name, position]),
+      onModel: (listener) => client.onModel(listener),
+      lastModel: () => client.lastModel,
+      boot: () => client.boot(),
+    });
+  }
   return engines.get(client);
 }
 
