@@ -89,7 +89,8 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Check style and common mistakes: ruff for Python, Prettier (pinned in package.json) for web/."""
+    """Check style and common mistakes: ruff for Python, Prettier (pinned in package.json) for web/,
+    and TypeScript's checker over the worker protocol's JavaScript (tsconfig.json)."""
     session.install("ruff==0.17.5")
     session.run("ruff", "check", ".", *session.posargs)
     session.run("ruff", "format", "--check", ".")
@@ -97,6 +98,8 @@ def lint(session: nox.Session) -> None:
     session.run(
         "npx", "--no-install", "prettier", "--check", "web/**/*.{js,mjs,css}", external=True
     )
+    # web/protocol.js's message types, checked in web/client.js, web/worker.js, web/early.js.
+    session.run("npx", "--no-install", "tsc", "-p", "tsconfig.json", external=True)
 
 
 @nox.session

@@ -14,6 +14,11 @@ These runs block the service worker, so they measure the page and the HTTP cache
 Then the service worker (web/sw.js): a first visit in a fresh profile, the wait until the
 course map says the whole course is kept (and its size), and a second visit, online and
 with the network off, each timed to the first cell output.
+
+First visit: a learner's first visit runs the service worker, which keeps the course (25 MB)
+for offline use; it must not slow Python's start. The report's `first_visit` sets the first
+visit's first cell output, with the service worker and with it blocked (cold, above), against
+the bare boot (cold), each a median of the same rounds. The goal: <= 1.2 x bare as well.
 """
 
 from __future__ import annotations
@@ -121,8 +126,9 @@ def run() -> dict:
                 browser = p.chromium.launch(
                     executable_path=chromium, args=CHROMIUM_FLAGS, headless=True
                 )
+                offline = []
                 for _ in range(ROUNDS):
-                    for kind, url in pages.items():  # interleaved, so drift hits both alike
+                    for kind, url in pages.items():  # interleaved, so drift hits all alike
                         context = browser.new_context(service_workers="block")
                         context.add_init_script(PROBE)
                         page = context.new_page()
@@ -131,7 +137,7 @@ def run() -> dict:
                         page = context.new_page()
                         times[kind, "warm"].append(_first_output_ms(page, url))
                         context.close()
-                offline = [_service_worker_visits(browser, base) for _ in range(ROUNDS)]
+                    offline.append(_service_worker_visits(browser, base))
                 browser.close()
         finally:
             server.shutdown()
@@ -153,6 +159,22 @@ def run() -> dict:
         )
         report[temp]["goal_met"] = course / bare <= GOAL
     first = statistics.median(v["first_ms"] for v in offline)
+    bare = report["cold"]["bare_ms"]
+    report["first_visit"] = {
+        "service_worker_ms": round(first),
+        "blocked_ms": report["cold"]["course_ms"],
+        "bare_ms": bare,
+        "service_worker_ratio": round(first / bare, 3),
+        "blocked_ratio": report["cold"]["ratio"],
+        "goal_met": first / bare <= GOAL,
+    }
+    fv = report["first_visit"]
+    print(
+        f"first visit: first cell output with the service worker {fv['service_worker_ms']} ms "
+        f"(ratio {fv['service_worker_ratio']:.2f}), with it blocked {fv['blocked_ms']} ms "
+        f"(ratio {fv['blocked_ratio']:.2f}), bare Pyodide boot {bare} ms "
+        f"(goal <= {GOAL}: {'met' if fv['goal_met'] else 'not met'})"
+    )
     report["service_worker"] = {"cache_mb": offline[0]["cache_mb"], "first_ms": round(first)}
     for visit in ("second_ms", "offline_ms"):
         ms = statistics.median(v[visit] for v in offline)

@@ -101,22 +101,23 @@ _MERMAID_LOADER = re.compile(
 
 
 # A page that runs Python starts the worker from <head>, before the rest of the page
-# loads; web/client.js takes it over (and drops it if the page's runtime differs).
-_EARLY_BOOT = """<script>(() => {
-  const worker = new Worker("%(worker)s", { type: "module", name: "python" });
-  const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
-  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-  const early = { worker, interrupt, indexURL: new URL("%(pyodide)s", location.href).href, messages: [] };
-  worker.onmessage = (event) => early.messages.push(event.data);
-  worker.postMessage({ type: "init", indexURL: early.indexURL, interruptBuffer: interrupt?.buffer });
-  globalThis.courseEarlyPython = early;
-})();</script>"""
+# loads (web/early.js, inline: no request of its own); web/client.js takes it over.
+EARLY_BOOT = Path(__file__).resolve().parents[1] / "web" / "early.js"
 _RUNS_PYTHON = (
     'class="course-cell"',
     'class="course-exercise"',
     "data-explorer",
     "data-model-explorer",
 )
+
+
+def early_boot(page_url: str) -> str:
+    """The <script> of web/early.js for the page at `page_url`, with its URLs from there."""
+    worker = html.escape(get_relative_url("assets/course/worker.js", page_url))
+    pyodide = html.escape(get_relative_url("pyodide/", page_url))
+    lines = EARLY_BOOT.read_text(encoding="utf-8").splitlines()
+    source = "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+    return f'<script data-worker="{worker}" data-pyodide="{pyodide}">{source}</script>'
 
 
 def finish_page(output: str, page, server: str | None) -> str:
@@ -127,11 +128,7 @@ def finish_page(output: str, page, server: str | None) -> str:
         meta = f'<meta name="course-server" content="{html.escape(server)}">'
         output = output.replace("</head>", meta + "</head>", 1)
     if any(marker in output for marker in _RUNS_PYTHON) and "</head>" in output:
-        urls = {
-            "worker": get_relative_url("assets/course/worker.js", page.url),
-            "pyodide": get_relative_url("pyodide/", page.url),
-        }
-        output = output.replace("</head>", _EARLY_BOOT % urls + "</head>", 1)
+        output = output.replace("</head>", early_boot(page.url) + "</head>", 1)
     return output
 
 

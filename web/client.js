@@ -1,3 +1,4 @@
+// @ts-check
 // The page's handle on the Python worker: one per tab, shared by every cell and
 // exercise, and kept across Material's instant navigation (this module is loaded once).
 //
@@ -14,6 +15,39 @@
 // "the checks of day05_add_mul.py"), so a request that waits can say for what:
 // `onProgress({state: "waiting", text})` while it waits (for another request, or for
 // Python to load), then `onProgress({state: "running"})` once its code starts.
+//
+// The messages to the worker and back are web/protocol.js's, checked by `tsc` (`nox -s lint`).
+
+import { startWorker } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").ToWorker} ToWorker */
+/** @typedef {import("./protocol.js").FromWorker} FromWorker */
+/** @typedef {import("./protocol.js").RequestBody} RequestBody */
+/** @typedef {import("./protocol.js").Phase} Phase */
+
+/** Who asked for a request: "cell 2" of page "lessons/day05_add_mul".
+ * @typedef {{label: string, page?: string}} Owner */
+
+/** What a request's reply ends as: the worker's, or the page's own when it stopped the request.
+ * @typedef {{ok: boolean, value?: any, error?: import("./protocol.js").PythonError | null,
+ *   interrupted?: boolean, truncated?: boolean, reason?: string, cancelled?: boolean,
+ *   restarted?: boolean}} Outcome */
+
+/**
+ * @typedef {object} RequestOptions
+ * @property {(stream: "stdout" | "stderr", text: string) => void} [onStream]
+ * @property {(svg: string, key: string | null) => void} [onFigure]
+ * @property {number} [timeLimit] seconds, from the worker's "executing"
+ * @property {Owner} [owner]
+ * @property {(progress: {state: "waiting" | "running", text?: string}) => void} [onProgress]
+ */
+
+/**
+ * A request in the queue.
+ * @typedef {RequestOptions & {id: number, message: RequestBody, owner: Owner, finished: boolean,
+ *   running: boolean, started?: boolean, generation?: number, reason?: string,
+ *   resolve: (outcome: Outcome) => void, timer?: any, stopTimer?: any, loadingNote?: any}} Job
+ */
 
 // Generous on purpose: Pyodide checks the interrupt buffer only every so often, and on a
 // busy two-core machine an interrupt that keeps the learner's session took over 0.8 s.
@@ -23,20 +57,35 @@ const LOADING_NOTE_MS = 300; // a quicker load is not worth a flash of text
 const SIGINT = 2;
 
 export class PythonClient {
+  /** @param {{indexURL: string, workerURL: string}} urls */
   constructor({ indexURL, workerURL }) {
     this.indexURL = indexURL;
     this.workerURL = workerURL;
+    /** @type {Worker | null} */
     this.worker = null;
     this.generation = 0;
+    /** @type {{phase: Phase, message: string}} */
     this.status = { phase: "idle", message: "Python starts when you run a cell." };
+    /** @type {Set<(status: {phase: Phase, message: string}) => void>} */
     this.listeners = new Set();
+    /** @type {Set<(data: any) => void>} */
     this.modelListeners = new Set();
-    this.lastModel = null; // the latest training snapshot, for an explorer mounted after it
+    /** @type {any} the latest training snapshot, for an explorer mounted after it */
+    this.lastModel = null;
+    /** @type {Map<number, Job>} */
     this.pending = new Map();
     this.nextId = 1;
-    this.current = null; // the job the worker is running now
+    /** @type {Job | null} the job the worker is running now */
+    this.current = null;
+    /** @type {Promise<unknown>} */
     this.chain = Promise.resolve();
+    /** @type {Uint8Array | null} */
     this.interrupt = null;
+  }
+
+  /** Send `message` to the worker (started). @param {ToWorker} message */
+  send(message) {
+    this.worker?.postMessage(message);
   }
 
   onStatus(listener) {
@@ -57,8 +106,26 @@ export class PythonClient {
     for (const listener of this.listeners) listener(this.status);
   }
 
-  get isolated() {
-    return globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+  /** Resolves once Python has started (or could not) and no request is queued or running:
+   *  on a page whose first cell was run at once, after that cell's output. */
+  async settled() {
+    const started = () => this.status.phase === "ready" || this.status.phase === "error";
+    for (;;) {
+      if (!started()) {
+        await /** @type {Promise<void>} */ (
+          new Promise((resolve) => {
+            const off = this.onStatus(() => {
+              if (!started()) return;
+              queueMicrotask(() => off());
+              resolve();
+            });
+          })
+        );
+      }
+      const chain = this.chain;
+      await chain;
+      if (chain === this.chain && started()) return;
+    }
   }
 
   /** Start the worker (idempotent): on first Run, or as an idle prefetch. */
@@ -69,28 +136,16 @@ export class PythonClient {
     const early = globalThis.courseEarlyPython;
     globalThis.courseEarlyPython = null;
     const adopt = early?.worker && new URL(early.indexURL, location.href).href === this.indexURL;
-    if (adopt) {
-      this.worker = early.worker;
-      this.interrupt = early.interrupt;
-    } else {
-      early?.worker?.terminate();
-      this.worker = new Worker(this.workerURL, { type: "module", name: "python" });
-      this.interrupt = this.isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    }
-    this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => {
+    if (!adopt) early?.worker?.terminate();
+    const { worker, interrupt } = adopt ? early : startWorker(this.workerURL, this.indexURL);
+    this.worker = worker;
+    this.interrupt = interrupt;
+    worker.onmessage = (event) => this.receive(event.data);
+    worker.onerror = (event) => {
       this.setStatus("error", `Python worker failed: ${event.message || "unknown error"}`);
     };
     this.setStatus("loading", "Loading Python…");
-    if (adopt) {
-      for (const message of early.messages.splice(0)) this.receive(message);
-    } else {
-      this.worker.postMessage({
-        type: "init",
-        indexURL: this.indexURL,
-        interruptBuffer: this.interrupt?.buffer,
-      });
-    }
+    if (adopt) for (const message of early.messages.splice(0)) this.receive(message);
   }
 
   /** Tell every request still in the queue what it waits for now. */
@@ -108,7 +163,7 @@ export class PythonClient {
       if (ahead === job) continue; // first in line: about to start
       job.onProgress?.({
         state: "waiting",
-        text: `waiting for ${describeOwner(ahead.owner, job.owner)} to finish…`,
+        text: `waiting for ${describeOwner(ahead?.owner, job.owner)} to finish…`,
       });
     }
   }
@@ -129,6 +184,7 @@ export class PythonClient {
     }
   }
 
+  /** @param {FromWorker} msg */
   receive(msg) {
     if (msg.type === "status") {
       this.setStatus(msg.phase, msg.message);
@@ -150,6 +206,7 @@ export class PythonClient {
     }
   }
 
+  /** @param {Job} job @param {Outcome} reply */
   finish(job, reply) {
     if (job.finished) return;
     job.finished = true;
@@ -162,8 +219,11 @@ export class PythonClient {
   }
 
   /** Queue a request; resolves with the worker's final reply (never rejects).
-   *  owner: {label, page} of who asked; onProgress: see the top of this file. */
+   *  owner: {label, page} of who asked; onProgress: see the top of this file.
+   *  @param {RequestBody} message @param {RequestOptions} [options]
+   *  @returns {{job: Job, promise: Promise<Outcome>}} */
   request(message, { onStream, onFigure, timeLimit, owner, onProgress } = {}) {
+    /** @type {Job} */
     const job = {
       id: this.nextId++,
       message,
@@ -174,7 +234,9 @@ export class PythonClient {
       onProgress,
       finished: false,
       running: false,
+      resolve: () => {},
     };
+    /** @type {Promise<Outcome>} */
     const promise = new Promise((resolve) => {
       job.resolve = resolve;
     });
@@ -184,6 +246,7 @@ export class PythonClient {
     return { job, promise };
   }
 
+  /** @param {Job} job */
   dispatch(job) {
     if (job.finished) return;
     this.boot();
@@ -196,7 +259,7 @@ export class PythonClient {
       const what = job.message.type === "check" ? "the checks" : "the packages it imports";
       job.onProgress?.({ state: "waiting", text: `loading ${what}…` });
     }, LOADING_NOTE_MS);
-    this.worker.postMessage({ ...job.message, id: job.id });
+    this.send({ ...job.message, id: job.id });
   }
 
   run({ ns, code, filename, timeLimit, onStream, onFigure, owner, onProgress }) {
@@ -206,7 +269,12 @@ export class PythonClient {
     );
   }
 
-  /** Call a Python function in the worker and get its JSON result back. */
+  /** Call a Python function in the worker and get its JSON result back: `name` (dotted) of
+   *  `module`, whose package the worker loads first (e.g. "explorer.model"), or of page
+   *  namespace `ns`.
+   *  @param {{module?: string, ns?: string, name: string, args?: unknown[], timeLimit?: number,
+   *    owner?: Owner}} request
+   *  @returns {Promise<any>} */
   async call({ module, ns, name, args = [], timeLimit = 30, owner }) {
     const { promise } = this.request({ type: "call", module, ns, name, args }, { timeLimit, owner });
     const reply = await promise;
@@ -219,7 +287,7 @@ export class PythonClient {
   }
 
   resetNamespace(ns) {
-    if (this.worker) this.worker.postMessage({ type: "reset", ns });
+    this.send({ type: "reset", ns });
   }
 
   /** Stop `job` (default: whatever runs now). `why` is "stop" or "timeout". */
@@ -239,7 +307,7 @@ export class PythonClient {
 
   /** SIGINT to the running code; a fresh worker if it has not ended within the grace. */
   interruptNow(job, why) {
-    this.interrupt[0] = SIGINT;
+    if (this.interrupt) this.interrupt[0] = SIGINT;
     job.stopTimer = setTimeout(() => this.restart(job, why), STOP_GRACE_MS);
   }
 

@@ -30,13 +30,28 @@ globalThis.coursePython = client;
 // Python is already loading if the page's <head> started it: take that worker now.
 if (globalThis.courseEarlyPython) client.boot();
 // Isolation on hosts without headers, the course offline, and new versions (web/sw.js).
-startServiceWorker(siteRoot);
+// The course (25 MB) is kept for offline use only once the page has settled, so that
+// keeping it never competes with Python's start on a learner's first visit.
+startServiceWorker(siteRoot, pageSettled());
 // A site built for a course server (SUBMIT_URL): who is signed in, and their work follows them.
 // A static site has no such server: nothing is asked of one.
 const courseServer = serverURL();
 if (courseServer) {
   startSync();
   loadSession();
+}
+
+/** Resolves once the page first loaded has settled: loaded and idle, and when it runs Python,
+ *  Python started and the runs asked for meanwhile (a first Run pressed at once) done. */
+async function pageSettled() {
+  if (document.readyState !== "complete") {
+    await new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
+  }
+  await new Promise((resolve) => {
+    if ("requestIdleCallback" in window) requestIdleCallback(resolve, { timeout: 2000 });
+    else setTimeout(resolve, 500);
+  });
+  if (client.worker) await client.settled();
 }
 
 /** The page's path inside the site, e.g. "lessons/day05_add_mul" ("index" for the home page). */

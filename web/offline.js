@@ -1,7 +1,8 @@
 // The page's side of the service worker (web/sw.js): register it, reload once when it first
 // takes over a page that is not cross-origin isolated (its headers then make the page
-// isolated), ask it to keep the whole course for offline use, and say when a new version of
-// the course is ready. The course map shows how much of the course this browser keeps.
+// isolated), ask it to keep the whole course for offline use once the page has settled (never
+// while Python starts), and say when a new version of the course is ready. The course map
+// shows how much of the course this browser keeps.
 
 import { flushSaves } from "./storage.js";
 
@@ -54,21 +55,24 @@ function updateNotice(registration) {
   document.body.append(notice);
 }
 
-export function startServiceWorker(siteRoot) {
+/** Register the service worker; once `settled` resolves (the page has loaded, and its Python
+ *  has started and run what was asked at once), ask it to keep the course for offline use. */
+export function startServiceWorker(siteRoot, settled = Promise.resolve()) {
   const sw = navigator.serviceWorker;
   if (!sw || !globalThis.isSecureContext) {
     setCacheState({ unsupported: true });
     return;
   }
   const controlledAtLoad = Boolean(sw.controller);
+  const keepCourse = () => settled.then(() => sw.controller?.postMessage({ type: "cache-course" }));
   sw.addEventListener("message", (event) => {
     if (event.data?.type === "course-cache") setCacheState(event.data);
   });
   sw.addEventListener("controllerchange", () => {
     if (!controlledAtLoad) {
       // First install on a host without isolation headers: one reload brings them.
-      if (!globalThis.crossOriginIsolated) reloadOnceForIsolation();
-      sw.controller?.postMessage({ type: "cache-course" });
+      if (!globalThis.crossOriginIsolated && reloadOnceForIsolation()) return;
+      keepCourse();
     } else {
       location.reload(); // the learner chose the new version here or in another tab
     }
@@ -83,7 +87,7 @@ export function startServiceWorker(siteRoot) {
         registration.installing?.addEventListener("statechange", offer);
       });
       // Fill the cache (or finish filling it) whenever a page of the course is opened.
-      sw.controller?.postMessage({ type: "cache-course" });
+      if (sw.controller) keepCourse();
     })
     .catch(() => {
       // No service worker (blocked, or a browser without one): the course still runs online.

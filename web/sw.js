@@ -15,7 +15,9 @@
 // the learner reloads from the notice or closes the course's tabs. No stale file survives.
 //
 // The first install takes over at once and fills its cache afterwards, when the page asks
-// ("cache-course"): the page's one reload for isolation then comes at once, not after 20 MB.
+// ("cache-course"): the page's one reload for isolation then comes at once, not after 20 MB,
+// and the page asks only once it has settled (web/main.js: its Python started and its first
+// runs done), so that a first visit's 25 MB never compete with Python's start.
 //
 // A build for a course server (SUBMIT_URL) gives BUILD.server, its address: the server's own
 // paths there (api/, signin/, instructor/, health) are left to the network, untouched, never

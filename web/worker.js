@@ -1,47 +1,26 @@
-/**
- * The course's Python worker: one long-lived Web Worker that owns Pyodide.
- *
- * Message protocol (all messages are plain objects; `id` pairs a reply with its request).
- *
- * Page -> worker
- *   {type: "init", indexURL: string, interruptBuffer?: SharedArrayBuffer}
- *       Boot Pyodide from `indexURL` (the site's copy). Sent once, first.
- *       With `interruptBuffer` (only when the page is cross-origin isolated) the page
- *       stops a run by writing 2 (SIGINT) into its first byte.
- *   {type: "run", id, ns: string, code: string, filename: string}
- *       Run `code` in namespace `ns` (one per page). Packages it imports that the
- *       site ships (e.g. `engine`) are loaded first.
- *   {type: "call", id, module?: string, ns?: string, name: string, args: any[]}
- *       Call the Python function `name` (dotted) of `module`, or of namespace `ns`,
- *       with JSON `args`; the reply carries its JSON-converted return value.
- *   {type: "check", id, exercise: string, source: string}
- *       Run `grader.public.run_public_checks(exercise, source)`.
- *   {type: "reset", ns: string}
- *       Forget namespace `ns`.
- *
- * Worker -> page
- *   {type: "status", phase: "loading" | "ready" | "error", message: string}
- *   {type: "executing", id}   the request's Python starts now (its packages are loaded):
- *        the page starts its time limit, and Stop's grace, from here
- *   {type: "stream", id, stream: "stdout" | "stderr", text: string}
- *   {type: "figure", id, svg: string, key: string|null}  (a key replaces its earlier figure)
- *   {type: "model", id, data: object}
- *       A training snapshot shown by the run `id` (engine.snapshot.Snapshot.to_json()):
- *       {step, steps, losses, loss_steps, samples, attention: {name, layer, head, tokens,
- *       weights}, model: {source, steps, loss, n_embd, n_head, head_dim, n_layer,
- *       block_size, vocab_size}}, for the page's model explorer (client.onModel).
- *   {type: "done", id, ok: boolean, interrupted?: boolean, truncated?: boolean,
- *        error?: {type, message, traceback}}                        (reply to run)
- *   {type: "result", id, ok: boolean, value?: any, interrupted?: boolean, error?: {...}}
- *        (reply to call/check; `interrupted`: Stop or the time limit ended the checks)
- *
- * Output of one run is capped (OUTPUT_CAP characters): past it the worker drops
- * the rest and says so once, so a runaway print loop cannot flood the page.
- */
+// @ts-check
+// The course's Python worker: one long-lived Web Worker that owns Pyodide.
+//
+// The messages it takes from the page and sends back are defined, with their types, in
+// web/protocol.js (checked by `tsc`, `nox -s lint`). Requests run one after another, in
+// arrival order.
+//
+// Output of one run is capped (OUTPUT_CAP characters): past it the worker drops
+// the rest and says so once, so a runaway print loop cannot flood the page.
 
 import runnerSource from "./runner.py";
+import { MODULE_NAME } from "./protocol.js";
+
+/** @typedef {import("./protocol.js").ToWorker} ToWorker */
+/** @typedef {import("./protocol.js").FromWorker} FromWorker */
+
+/** Send `message` to the page. @param {FromWorker} message */
+function post(message) {
+  self.postMessage(message);
+}
 
 const OUTPUT_CAP = 100_000;
+const QUIET = { messageCallback: () => {}, errorCallback: () => {} }; // Pyodide's loading logs
 // Output goes to the page at once, up to a budget of messages (a token bucket:
 // BURST at once, RATE a second); past it, text is batched into the next message.
 // So a print before a long computation shows at once, and a print loop cannot
@@ -49,15 +28,21 @@ const OUTPUT_CAP = 100_000;
 const BURST = 20;
 const RATE = 100;
 
+/** @type {any} Pyodide's API, once booted */
 let pyodide = null;
+/** @type {any} web/runner.py, imported in Pyodide */
 let runner = null;
+/** @type {Uint8Array | null} */
 let interruptView = null;
+/** @type {Promise<void> | null} */
 let booting = null;
+/** The modules whose package `call` has loaded. */
+const loadedModules = new Set();
 // Requests run one after another, in arrival order.
 let queue = Promise.resolve();
 
 const out = {
-  id: null,
+  id: 0, // the request whose output this is (ids start at 1)
   written: 0,
   truncated: false,
   pending: { stdout: "", stderr: "" },
@@ -66,11 +51,11 @@ const out = {
 };
 
 function flush() {
-  for (const stream of ["stdout", "stderr"]) {
+  for (const stream of /** @type {const} */ (["stdout", "stderr"])) {
     const text = out.pending[stream];
     if (text) {
       out.pending[stream] = "";
-      self.postMessage({ type: "stream", id: out.id, stream, text });
+      post({ type: "stream", id: out.id, stream, text });
     }
   }
 }
@@ -112,10 +97,10 @@ function streamHandler(stream) {
 function emit(kind, text, key) {
   if (kind === "model") {
     flush();
-    self.postMessage({ type: "model", id: out.id, data: JSON.parse(String(text)) });
+    post({ type: "model", id: out.id, data: JSON.parse(String(text)) });
   } else if (kind === "figure") {
     flush();
-    self.postMessage({
+    post({
       type: "figure",
       id: out.id,
       svg: String(text),
@@ -126,8 +111,9 @@ function emit(kind, text, key) {
   }
 }
 
+/** @param {import("./protocol.js").InitMessage} message */
 async function boot({ indexURL, interruptBuffer }) {
-  self.postMessage({ type: "status", phase: "loading", message: "Loading Python…" });
+  post({ type: "status", phase: "loading", message: "Loading Python…" });
   const { loadPyodide } = await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`);
   pyodide = await loadPyodide({ indexURL, packages: [] });
   pyodide.setStdout(streamHandler("stdout"));
@@ -141,10 +127,11 @@ async function boot({ indexURL, interruptBuffer }) {
   pyodide.runPython("import sys; sys.path.insert(0, '/course')");
   runner = pyodide.pyimport("course_runner");
   runner.set_emitter(emit);
-  self.postMessage({ type: "status", phase: "ready", message: "Python is ready." });
+  post({ type: "status", phase: "ready", message: "Python is ready." });
 }
 
-/** A new request: its output starts empty, and a Stop meant for an earlier one is dropped. */
+/** A new request: its output starts empty, and a Stop meant for an earlier one is dropped.
+ *  @param {number} id */
 function startOutput(id) {
   out.id = id;
   out.written = 0;
@@ -158,17 +145,18 @@ function startOutput(id) {
 /** The request's own Python starts now. Not clearing the interrupt here keeps a Stop
  *  pressed while its packages loaded (the page sends it again on this message, too). */
 function executing(id) {
-  self.postMessage({ type: "executing", id });
+  post({ type: "executing", id });
 }
 
 function describe(err) {
   return { type: err?.type || err?.name || "Error", message: String(err?.message || err), traceback: "" };
 }
 
+/** @param {import("./protocol.js").RunMessage} message */
 async function handleRun({ id, ns, code, filename }) {
   startOutput(id);
   try {
-    await pyodide.loadPackagesFromImports(code, { messageCallback: () => {}, errorCallback: () => {} });
+    await pyodide.loadPackagesFromImports(code, QUIET);
   } catch {
     // An import the site does not ship fails in the cell itself, with Python's own message.
   }
@@ -180,28 +168,44 @@ async function handleRun({ id, ns, code, filename }) {
     result = { ok: false, interrupted: false, error: describe(err) };
   }
   flush();
-  self.postMessage({ type: "done", id, truncated: out.truncated, ...result });
+  post({ type: "done", id, truncated: out.truncated, ...result });
 }
 
-async function handleCall({ id, module, ns, name, args }) {
-  startOutput(id);
-  executing(id);
+/** Load the package of `module` ("explorer.model": the `explorer` wheel), if the site ships it.
+ *  @param {string} module */
+async function loadModule(module) {
+  if (loadedModules.has(module) || !MODULE_NAME.test(module)) return;
   try {
-    const text = runner.call(module ?? null, name, JSON.stringify(args ?? []), ns ?? null);
-    flush();
-    self.postMessage({ type: "result", id, ok: true, value: JSON.parse(text) });
-  } catch (err) {
-    flush();
-    self.postMessage({ type: "result", id, ok: false, error: describe(err) });
+    await pyodide.loadPackagesFromImports(`import ${module}`, QUIET);
+    loadedModules.add(module);
+  } catch {
+    // Not one the site ships: the import in the call then fails with Python's own message.
   }
 }
 
+/** @param {import("./protocol.js").CallMessage} message */
+async function handleCall({ id, module, ns, name, args }) {
+  startOutput(id);
+  if (module) await loadModule(module);
+  executing(id);
+  try {
+    // A missing module or ns goes as undefined, Python's None (JavaScript's null is not None).
+    const text = runner.call(module, name, JSON.stringify(args ?? []), ns);
+    flush();
+    post({ type: "result", id, ok: true, value: JSON.parse(text) });
+  } catch (err) {
+    flush();
+    post({ type: "result", id, ok: false, error: describe(err) });
+  }
+}
+
+/** @param {import("./protocol.js").CheckMessage} message */
 async function handleCheck({ id, exercise, source }) {
   startOutput(id);
   try {
-    await pyodide.loadPackage("grader", { messageCallback: () => {}, errorCallback: () => {} });
+    await pyodide.loadPackage("grader", QUIET);
   } catch (err) {
-    self.postMessage({
+    post({
       type: "result",
       id,
       ok: false,
@@ -219,7 +223,7 @@ async function handleCheck({ id, exercise, source }) {
   executing(id);
   const result = JSON.parse(runner.check_exercise(exercise, source));
   flush();
-  self.postMessage({
+  post({
     type: "result",
     id,
     ok: result.ok,
@@ -229,10 +233,11 @@ async function handleCheck({ id, exercise, source }) {
   });
 }
 
+/** @param {ToWorker} msg */
 async function handle(msg) {
   if (msg.type === "init") {
     booting ??= boot(msg).catch((err) => {
-      self.postMessage({
+      post({
         type: "status",
         phase: "error",
         message: `Python could not start: ${err?.message || err}`,
@@ -253,17 +258,18 @@ async function handle(msg) {
       runner.reset(msg.ns);
       return undefined;
     default:
-      throw new Error(`unknown message type ${msg.type}`);
+      throw new Error(`unknown message type ${/** @type {any} */ (msg).type}`);
   }
 }
 
 self.onmessage = (event) => {
+  /** @type {ToWorker} */
   const msg = event.data;
   queue = queue
     .then(() => handle(msg))
     .catch((err) => {
-      if (msg.id !== undefined) {
-        self.postMessage({
+      if ("id" in msg) {
+        post({
           type: msg.type === "run" ? "done" : "result",
           id: msg.id,
           ok: false,

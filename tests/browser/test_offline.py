@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from helpers import cell, output, run, set_code, wait_state
+from helpers import cell, editor_text, output, run, set_code, wait_state
 from playwright.sync_api import expect
 
 from tools.serve import make_server
@@ -30,6 +30,7 @@ from site_build import ISOLATION_HEADERS, write_service_worker  # noqa: E402
 LESSON = "lessons/day05_add_mul/"
 OTHER_LESSON = "lessons/day02_chain_rule/"
 EXERCISE = "day05_add_mul.py"
+NEVER_OPENED = "lessons/day10_neuron/"
 
 
 class Server:
@@ -78,6 +79,23 @@ def wait_offline_ready(page, timeout=120_000):
     return line.inner_text()
 
 
+# Whether the service worker keeps the whole course, asked from the page open now.
+KEPT_HERE = """async () => {
+  const sw = navigator.serviceWorker;
+  if (!sw.controller) return false;
+  const state = await new Promise((resolve) => {
+    const hear = (event) => {
+      if (event.data?.type !== "course-cache") return;
+      sw.removeEventListener("message", hear);
+      resolve(event.data);
+    };
+    sw.addEventListener("message", hear);
+    sw.controller.postMessage({ type: "cache-state" });
+  });
+  return state.cached === state.total;
+}"""
+
+
 def cache_names(page):
     return page.evaluate("async () => (await caches.keys()).filter(n => n.startsWith('course-'))")
 
@@ -123,9 +141,25 @@ def test_the_course_works_offline_after_one_visit(sw_context, site_dir):
     try:
         page.goto(server.url + LESSON)
         page.wait_for_function("() => crossOriginIsolated === true")
+        # The first cell, run at once: the course is kept only after its output, so keeping
+        # it never competes with Python's start. The cell asks the host for a marker just
+        # after its output; the lesson never opened is asked for (to keep it) after that.
+        block = cell(page, 0)
+        lesson_code = editor_text(block)
+        set_code(
+            block,
+            "from pyodide.http import open_url\n"
+            "print('the first output')\n"
+            f"marker = open_url('{server.url}first-output-marker')",
+        )
+        assert run(block) == "done", output(block)
+        assert output(block).strip() == "the first output"
+        set_code(block, lesson_code)  # kept in this browser: offline, the lesson's own cell runs
         page.goto(server.url + OTHER_LESSON)
         said = wait_offline_ready(page)
         assert re.search(r"whole course \(\d+\.\d MB\)", said), said
+        never_opened = server.paths.index("/" + NEVER_OPENED)
+        assert server.paths.index("/first-output-marker") < never_opened
     finally:
         server.stop()  # the host is gone, and the browser is offline too
     sw_context.set_offline(True)
@@ -144,7 +178,7 @@ def test_the_course_works_offline_after_one_visit(sw_context, site_dir):
     assert wait_state(exercise, ("pass", "fail"), timeout=90) == "pass"
 
     # A lesson never opened before, and the graph explorer, are there too.
-    page.goto(server.url + "lessons/day10_neuron/")
+    page.goto(server.url + NEVER_OPENED)
     expect(page.locator("h1")).to_contain_text("neuron", ignore_case=True)
     page.goto(server.url + "explorer/")
     expect(page.locator("[data-explorer][data-state=ready]").first).to_be_visible(timeout=90_000)
@@ -173,6 +207,8 @@ def test_a_new_build_replaces_the_old_cache_and_reuses_unchanged_files(
         page = sw_context.new_page()
         page.set_default_timeout(60_000)
         page.goto(server.url + LESSON)
+        # No cell is run: the lesson's page keeps the course all the same, once Python started.
+        page.wait_for_function(KEPT_HERE, polling=500, timeout=120_000)
         wait_offline_ready(page)
         old = cache_names(page)
         assert len(old) == 1

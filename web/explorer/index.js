@@ -1,16 +1,22 @@
 // Mount the graph explorers of a page on the course's Python worker.
 
-import { workerEngine } from "./engine.js";
 import { mountExplorers } from "./explorer.js";
 import { mountTasks } from "./tasks.js";
 
 let engine = null;
+const OWNER = { label: "the graph explorer" }; // what a cell queued behind it says it waits for
 
 /** Called by the runtime on every page (and after each instant navigation); `page` keys
  *  the guided tasks' progress. The tasks of a page work with its first explorer. */
 export function mountExplorerPage(root, client, { page } = {}) {
   if (!root.querySelector("[data-explorer]:not([data-mounted])")) return [];
-  engine ??= workerEngine(client);
+  // Graphs come from `explorer.explore` (the Python package explorer/), run in the worker,
+  // which loads the package on the first call: the page never differentiates anything.
+  engine ??= {
+    onStatus: (listener) => client.onStatus(listener),
+    explore: (text, values) =>
+      client.call({ module: "explorer", name: "explore", args: [text, values], timeLimit: 20, owner: OWNER }),
+  };
   client.boot();
   const explorers = mountExplorers(root, engine);
   mountTasks(root, explorers[0], { page });

@@ -1,7 +1,7 @@
 // The model explorer: type a prefix, see what the course's GPT (microGPT) computes at each
 // position (embeddings, each head's attention, the residual stream, the next-symbol
 // probabilities), where the gradient of one name's loss goes, and, while a training cell
-// runs, the model learning. All numbers come from `explorer.model` in the worker (engine.js);
+// runs, the model learning. All numbers come from `explorer.model` in the worker (engineFor);
 // the page only reshapes the probabilities for the temperature slider and the top-k and
 // top-p filters, and draws a letter from them.
 //
@@ -17,7 +17,6 @@
 // "model-explorer:forward" once the forward views are redrawn, "model-explorer:drawn" once all are.
 
 import { el } from "../explorer/dom.js";
-import { workerEngine } from "./engine.js";
 import { KeptOffer, keeperFor } from "./keep.js";
 import { seededUniform } from "./math.js";
 import { AttentionView } from "./views/attention.js";
@@ -43,9 +42,26 @@ const VIEW_CLASSES = {
 };
 
 const engines = new WeakMap();
-/** One engine per Python client, shared by every model explorer of every page. */
+const OWNER = { label: "the model explorer" }; // what a cell queued behind it says it waits for
+/** One engine per Python client (web/client.js), shared by every model explorer of every page:
+ *  forward(prefix), backward(name, position) resolve with explorer.model's dicts (the worker
+ *  loads the package) or reject with its message; save() with the learner's model to keep (or
+ *  null), restore(saved) with its snapshot; onModel(listener) hears every snapshot a training
+ *  cell shows; lastModel() is the latest one, or null (none yet, or Python restarted). */
 export function engineFor(client) {
-  if (!engines.has(client)) engines.set(client, workerEngine(client));
+  const call = (name, args) =>
+    client.call({ module: "explorer.model", name, args, timeLimit: 60, owner: OWNER });
+  if (!engines.has(client)) {
+    engines.set(client, {
+      forward: (prefix) => call("forward_view", [prefix]),
+      backward: (name, position) => call("backward_view", position === null ? [name] : [name, position]),
+      save: () => call("saved_model", []),
+      restore: (saved) => call("restore_model", [saved]),
+      onModel: (listener) => client.onModel(listener),
+      lastModel: () => client.lastModel,
+      boot: () => client.boot(),
+    });
+  }
   return engines.get(client);
 }
 
