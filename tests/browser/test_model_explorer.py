@@ -339,6 +339,8 @@ def test_backward_shows_one_map_per_matrix_with_the_engines_norms(explorer_page)
     assert len(bars) == want["position"] + 1
     # the text alternative: the contributions, then one table per matrix, biggest norm first
     page.click("[data-view=backward] details summary")
+    # The tables are made on the details' "toggle" event, a task after the click.
+    page.wait_for_selector("[data-view=backward] details caption")
     captions = page.eval_on_selector_all(
         "[data-view=backward] details caption", "cs => cs.map(c => c.textContent)"
     )
