@@ -258,9 +258,18 @@ def test_the_build_finds_pyodide_build_where_nox_installs_it_and_never_installs_
 
     monkeypatch.setattr(site_build.sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("COURSE_PYODIDE", raising=False)
     with pytest.raises(site_build.SiteBuildError, match="nox -s docs"):
         site_build.pyodide_cli()
     (tmp_path / "pyodide").write_text("")  # beside the Python that runs the build: nox's venv
     assert site_build.pyodide_cli() == tmp_path / "pyodide"
+    # Under Python 3.11 nox installs it in an environment of its own and names its command.
+    own = tmp_path / "env" / "bin" / "pyodide"
+    monkeypatch.setenv("COURSE_PYODIDE", str(own))
+    with pytest.raises(site_build.SiteBuildError, match="COURSE_PYODIDE names .* not a file"):
+        site_build.pyodide_cli()
+    own.parent.mkdir(parents=True)
+    own.write_text("")
+    assert site_build.pyodide_cli() == own
     source = Path(site_build.__file__).read_text(encoding="utf-8")
     assert '"-m", "pip"' not in source and '"-m", "venv"' not in source  # nox installs it
