@@ -49,9 +49,10 @@ import { startWorker } from "./protocol.js";
  *   resolve: (outcome: Outcome) => void, timer?: any, stopTimer?: any, loadingNote?: any}} Job
  */
 
-// Generous on purpose: Pyodide checks the interrupt buffer only every so often, and on a
-// busy two-core machine an interrupt that keeps the learner's session took over 0.8 s.
-const STOP_GRACE_MS = 2000;
+// Generous on purpose: an interrupt keeps the learner's session, a restart loses it. Pyodide
+// checks the interrupt buffer only every so often, and on a busy two-core machine the
+// worker's thread can wait for a core for seconds (a CI run once took over 2 s).
+const STOP_GRACE_MS = 5000;
 const STOP_LOADING_MS = 15000;
 const LOADING_NOTE_MS = 300; // a quicker load is not worth a flash of text
 const SIGINT = 2;
