@@ -71,8 +71,12 @@ class Value:
                     uses[child] = 0
                     stack.append(child)
                 uses[child] += 1
+        # An intermediate result holds this pass's gradient only (day 7); leaves add up.
+        for v in uses:
+            if v._prev:
+                v.grad = 0.0
+        self.grad += 1.0
         # A node is ready once every node that uses it has passed its gradient back.
-        self.grad = 1.0
         ready = [self]
         while ready:
             v = ready.pop()

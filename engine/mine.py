@@ -1,0 +1,682 @@
+"""My engine: the course's engine with every part a learner has written swapped in.
+
+A learner writes a `Value` on days 5 to 8, a neuron on day 10, a layer on day 11, the
+optimisers on day 14, softmax, attention, RMSNorm and a whole GPT in phase 3. With "my
+engine" on, the lesson cells run on that code: `from engine import Value` gives the
+learner's `Value`, and the course's own modules are rebuilt on it (engine.nn's MLP calls the
+learner's `dense`, engine.gpt's training loop calls the learner's `gpt`). A part whose file
+is missing or unfinished comes from the course engine, and `parts_line` says which.
+
+    from engine import mine
+    report = mine.install({"day08_more_ops.py": source, ...})   # file name -> its text
+    print(report["line"])    # "Value: yours (day 8) · MLP: course engine — pass day 11 …"
+    ...                      # import engine ... as usual: it is the learner's engine now
+    mine.uninstall()         # back to the course engine
+
+How: `install` loads each learner file as a module of its own, then drops `engine` and its
+modules from sys.modules. The next import of an engine module runs the course's source as
+usual and, right after it, puts the learner's names into it (`_Loader`): so every module that
+imports it afterwards (engine/__init__, engine.nn's `from .value import Value`) gets the
+learner's. The course's Value records local derivatives and the learner's a `_backward`
+closure; `bridge_value` makes the learner's class accept both, and lends it the operations
+the course never asked the learner to write (log, a number to a Value's power).
+
+Stored code runs here, in the learner's own Python: a file that deletes or writes files,
+starts a process or exits while it loads is refused (an audit hook, on only while the
+learner's files load), so a stale file can never break the course's files. A file that
+never finishes loading is the host's to stop (the page's time limit, a subprocess timeout).
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import linecache
+import math
+import sys
+import time
+import types
+from dataclasses import dataclass
+
+__all__ = [
+    "PARTS",
+    "Part",
+    "MyEngineError",
+    "install",
+    "uninstall",
+    "installed",
+    "parts_line",
+    "local_derivatives",
+    "speed_ratio",
+]
+
+
+class MyEngineError(Exception):
+    """A learner's file that cannot be the engine; the message says which and what to do."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One piece of the engine a learner writes: its name on the page, the exercise file it
+    comes from, and the names of the course's modules it replaces."""
+
+    name: str
+    file: str  # the exercise file, e.g. "day08_more_ops.py"
+    needs: tuple  # the functions (or the class) the file must define
+    replaces: tuple  # ("engine.value.Value", ...): what it takes the place of
+
+    @property
+    def day(self):
+        return int(self.file[3:5])
+
+
+# In day order, but Value first: day 7's file imports it. A part that needs another (the MLP
+# needs Value) reads it through `engine`.
+PARTS = (
+    Part("Value", "day08_more_ops.py", ("Value",), ("engine.value.Value",)),
+    Part("zero_grad", "day07_accumulation.py", ("zero_grad",), ("engine.value.zero_grad",)),
+    Part("Neuron", "day10_neuron.py", ("neuron",), ("engine.nn.Neuron",)),
+    Part("MLP", "day11_mlp.py", ("dense",), ("engine.nn.Layer",)),
+    Part(
+        "SGD and Adam",
+        "day14_optimizers.py",
+        ("sgd_momentum_step", "adam_step"),
+        ("engine.optim.SGD", "engine.optim.Adam"),
+    ),
+    Part("tokenizer", "day16_tokens.py", ("encode", "decode"), ("engine.tokenizer.Tokenizer",)),
+    Part(
+        "softmax and cross-entropy",
+        "day19_softmax.py",
+        ("softmax", "cross_entropy"),
+        ("engine.gpt.softmax", "engine.gpt.cross_entropy"),
+    ),
+    Part("attention", "day22_attention.py", ("attention_head",), ("engine.gpt.attention_head",)),
+    Part("RMSNorm", "day24_rmsnorm_residual.py", ("rmsnorm",), ("engine.gpt.rmsnorm",)),
+    Part("GPT", "day25_microgpt.py", ("gpt",), ("engine.gpt.gpt",)),
+    Part("learning-rate schedule", "day26_training_gpt.py", ("lr_at",), ("engine.gpt.lr_at",)),
+    Part(
+        "broadcasting", "day31_tensors.py", ("broadcast_shape",), ("engine.tensor.broadcast_shape",)
+    ),
+    Part(
+        "causal mask",
+        "day34_batched_attention.py",
+        ("causal_mask",),
+        ("engine.batched_gpt.causal_mask",),
+    ),
+    Part(
+        "diagnostics",
+        "day38_diagnostics.py",
+        ("saturation", "std", "update_ratio"),
+        (
+            "engine.diagnostics.saturation",
+            "engine.diagnostics.std",
+            "engine.diagnostics.update_ratio",
+        ),
+    ),
+)
+
+# What a learner's file may not do while it loads (sys.audit event names).
+_REFUSED_EVENTS = {
+    "os.remove": "delete a file",
+    "os.rmdir": "delete a folder",
+    "shutil.rmtree": "delete a folder",
+    "os.rename": "move a file",
+    "os.truncate": "empty a file",
+    "os.chmod": "change a file's permissions",
+    "os.system": "run a command",
+    "os.exec": "start a program",
+    "os.fork": "start a process",
+    "os.posix_spawn": "start a process",
+    "os.spawn": "start a process",
+    "subprocess.Popen": "start a process",
+    "os.kill": "stop a process",
+}
+_loading = None  # the file being loaded while learner code runs at load time, else None
+_hooked = False
+
+_state = {"modules": {}, "parts": (), "report": None}
+
+
+def _audit(event, args):
+    if _loading is None:
+        return
+    what = _REFUSED_EVENTS.get(event)
+    if what is None and event == "open" and len(args) > 1 and isinstance(args[1], str):
+        if any(flag in args[1] for flag in "wax+"):
+            what = "write a file"
+    if what is not None:
+        raise MyEngineError(
+            f"{_loading} tried to {what} while it loaded ({event}); an engine file only "
+            "defines functions and classes. Remove that code from the file."
+        )
+
+
+def _refuse_while_loading():
+    global _hooked
+    if not _hooked:
+        sys.addaudithook(_audit)
+        _hooked = True
+
+
+def _load_file(file, source):
+    """The learner's `file` as a module; MyEngineError when it does not load."""
+    global _loading
+    name = "my_engine_" + file[:-3]
+    module = types.ModuleType(name)
+    module.__file__ = file
+    # Tracebacks through the learner's code show their lines.
+    linecache.cache[file] = (len(source), None, source.splitlines(True), file)
+    _refuse_while_loading()
+    _loading = file
+    try:
+        exec(compile(source, file, "exec"), module.__dict__)
+    except MyEngineError:
+        raise
+    except SyntaxError as err:
+        raise MyEngineError(
+            f"{file} has a syntax error on line {err.lineno}: {err.msg}. Fix it on day "
+            f"{int(file[3:5])}'s page (or in the file) and check it again."
+        ) from None
+    except (Exception, SystemExit) as err:
+        line = _line_in(err, file)
+        where = f" on line {line}" if line else ""
+        raise MyEngineError(
+            f"{file} did not load: {type(err).__name__}{where}: {err}. Fix it on day "
+            f"{int(file[3:5])}'s page (or in the file) and check it again."
+        ) from None
+    finally:
+        _loading = None
+    return module
+
+
+def _line_in(err, file):
+    tb, line = err.__traceback__, 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == file:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _written(module, part):
+    """Why `part` of the learner's loaded `module` cannot be used, or None when it can."""
+    for name in part.needs:
+        if not callable(getattr(module, name, None)):
+            return f"{part.file} has no {name}"
+    probe = _PROBES.get(part.name)
+    if probe is None:
+        return None
+    try:
+        probe(module)
+    except NotImplementedError:
+        return f"{part.file} is not finished"
+    except Exception as err:  # a wrong answer is the learner's to see; a crash is not usable
+        return f"{part.file} fails on a small example ({type(err).__name__}: {err})"
+    return None
+
+
+def _probe_value(module):
+    V = module.Value
+    a, b = V(2.0), V(-3.0)
+    out = (a * b + a) ** 2
+    for op in ("exp", "tanh", "relu"):
+        getattr(V(0.5), op)()
+    out.backward()
+
+
+def _probe_calls(*calls):
+    def probe(module):
+        for name, args in calls:
+            getattr(module, name)(*args)
+
+    return probe
+
+
+_PROBES = {
+    "Value": _probe_value,
+    "zero_grad": _probe_calls(("zero_grad", ([],))),
+    "Neuron": lambda m: m.neuron([1.0], [0.5], _course_value()(0.0), "relu"),
+    "MLP": lambda m: m.dense([1.0], [[0.5]], [_course_value()(0.0)], "relu"),
+    "SGD and Adam": lambda m: (
+        m.sgd_momentum_step([], [], 0.1, 0.9),
+        m.adam_step([], [], [], 1, 0.1),
+    ),
+    "tokenizer": _probe_calls(("encode", ("ab", "ab")), ("decode", ([2, 0, 2], "ab"))),
+    "softmax and cross-entropy": lambda m: (
+        m.softmax([_course_value()(0.0)]),
+        m.cross_entropy([_course_value()(0.0)], 0),
+    ),
+    "attention": lambda m: m.attention_head(
+        [_course_value()(1.0)], [[_course_value()(1.0)]], [[_course_value()(1.0)]]
+    ),
+    "RMSNorm": lambda m: m.rmsnorm([_course_value()(1.0)]),
+    "GPT": None,  # needs a model: the first cell that calls it shows what goes wrong
+    "learning-rate schedule": _probe_calls(("lr_at", (0, 10, 0.1))),
+    "broadcasting": _probe_calls(("broadcast_shape", ((2, 1), (3,)))),
+    "causal mask": _probe_calls(("causal_mask", (2,))),
+    "diagnostics": _probe_calls(
+        ("std", ([1.0, 2.0],)), ("saturation", ([0.5],)), ("update_ratio", ([1.0, 2.0], [1.5, 2.0]))
+    ),
+}
+_PROBES = {k: v for k, v in _PROBES.items() if v is not None}
+
+
+def _course_value():
+    """The Value the probes build numbers with: the learner's once installed, else the course's."""
+    value = sys.modules.get("engine.value")
+    if value is not None:
+        return value.Value
+    from engine.value import Value
+
+    return Value
+
+
+# -- the bridges: the learner's code, speaking the course's interfaces -----------------------
+
+
+def bridge_value(learner_value, file):
+    """The learner's Value class, also accepting the course's way of making a node
+    (`Value(data, children, local_grads, op, label=...)`), with the operations the course
+    never asked for lent from the course. Returns (class, names lent)."""
+
+    class Value(learner_value):
+        def __init__(self, data, _children=(), *rest, label="", **kwargs):
+            op, local = kwargs.pop("_op", ""), kwargs.pop("_local_grads", ())
+            for item in rest:
+                if isinstance(item, str):
+                    op = item
+                else:
+                    local = tuple(item)
+            learner_value.__init__(self, data, tuple(_children), op)
+            self.label = label
+            if local:
+                children = tuple(_children)
+                out = self
+                self.__dict__["_my_local"] = tuple(local)
+
+                def _backward():  # the course's fused nodes (engine.gpt) give local derivatives
+                    for child, d in zip(children, local):
+                        child.grad += d * out.grad
+
+                self._backward = _backward
+
+        # What the course's graph code reads (engine.graph, day 6's cells): the inputs, and
+        # each one's local derivative, found by running the learner's `_backward` once.
+        @property
+        def _children(self):
+            return tuple(self._prev)
+
+        @property
+        def _local_grads(self):
+            return self.__dict__.get("_my_local") or local_derivatives(self)
+
+        def __getattr__(self, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            raise AttributeError(
+                f"your Value ({file}) has no {name!r}. If a lesson cell needs it, add it to "
+                f"your Value in {file}, or turn off My engine."
+            )
+
+    lent = []
+    for name, make in _LENT.items():
+        if not hasattr(learner_value, name):
+            setattr(Value, name, make(Value))
+            lent.append(name)
+    Value.__name__ = Value.__qualname__ = "Value"
+    Value.__module__ = learner_value.__module__
+    return Value, lent
+
+
+def local_derivatives(node):
+    """d node / d input for each of `node._prev`, found by running its `_backward` once with
+    node.grad = 1 and every input's grad at 0 (then put back). An input used twice gets the
+    sum of both roads at its first place, 0 at the second."""
+    children = tuple(node._prev)
+    saved, out_grad = [c.grad for c in children], node.grad
+    got = {}
+    try:
+        for c in children:
+            c.grad = 0.0
+        node.grad = 1.0
+        node._backward()
+        got = {id(c): c.grad for c in children}
+    finally:
+        for c, g in zip(children, saved):
+            c.grad = g
+        node.grad = out_grad
+    local, given = [], set()
+    for c in children:
+        local.append(0.0 if id(c) in given else got.get(id(c), 0.0))
+        given.add(id(c))
+    return tuple(local)
+
+
+def _lend_log(V):
+    def log(self):
+        if self.data <= 0:
+            raise ValueError(f"log needs a positive number, got {self.data}")
+        return V(math.log(self.data), (self,), (1.0 / self.data,), "log")
+
+    return log
+
+
+def _lend_rpow(V):
+    def __rpow__(self, base):
+        out = base**self.data
+        return V(out, (self,), (out * math.log(base),), "**")
+
+    return __rpow__
+
+
+def _lend_topological_order(V):
+    def topological_order(self):
+        """Every Value this one depends on (through `_prev`), each after its inputs."""
+        order, seen, stack = [], set(), [(self, False)]
+        while stack:
+            node, inputs_placed = stack.pop()
+            if inputs_placed:
+                order.append(node)
+            elif node not in seen:
+                seen.add(node)
+                stack.append((node, True))
+                stack.extend((child, False) for child in node._prev if child not in seen)
+        return order
+
+    return topological_order
+
+
+_LENT = {"log": _lend_log, "__rpow__": _lend_rpow, "topological_order": _lend_topological_order}
+
+
+def _neuron_call(neuron):
+    def __call__(self, x):
+        if len(x) != len(self.w):
+            raise ValueError(f"this neuron takes {len(self.w)} inputs, got {len(x)}")
+        return neuron(list(x), self.w, self.b, self.act)
+
+    return __call__
+
+
+def _layer_call(dense):
+    def __call__(self, x):
+        act = self.neurons[0].act
+        W = [n.w for n in self.neurons]
+        b = [n.b for n in self.neurons]
+        out = dense(list(x), W, b, act)
+        return out[0] if len(out) == 1 else out
+
+    return __call__
+
+
+def _sgd_step(sgd_momentum_step):
+    def step(self):
+        sgd_momentum_step(self.params, self.velocity, self.lr, self.momentum)
+
+    return step
+
+
+def _adam_step(adam_step):
+    def step(self):
+        self.t += 1
+        adam_step(self.params, self.m, self.v, self.t, self.lr, self.beta1, self.beta2, self.eps)
+
+    return step
+
+
+def _tokenizer(course_tokenizer, encode, decode):
+    class Tokenizer(course_tokenizer):
+        def encode(self, text, bos=True):
+            course_tokenizer.encode(self, text, bos)  # the course's clear error for a bad letter
+            ids = list(encode(text, self.chars))
+            return ids if bos else ids[1:-1]
+
+        def decode(self, ids, skip_bos=False):
+            if skip_bos:
+                return decode(list(ids), self.chars)
+            return course_tokenizer.decode(self, ids, skip_bos)
+
+    Tokenizer.__module__ = course_tokenizer.__module__
+    return Tokenizer
+
+
+def _keeping_record(course, learner, keyword, position):
+    """The learner's function, except when the course's explorers ask for what it records
+    (argument `keyword`, or the one at `position`)."""
+
+    def function(*args, **kwargs):
+        record = kwargs.get(keyword)
+        if len(args) > position:
+            record = args[position]
+        if record is not None:
+            return course(*args, **kwargs)
+        kwargs.pop(keyword, None)
+        return learner(*args[:position], **kwargs)
+
+    function.__name__ = learner.__name__
+    function.__doc__ = learner.__doc__
+    return function
+
+
+def _numbers_first(numbers, learner):
+    def function(*args, **kwargs):
+        return learner(
+            *(
+                numbers(a) if isinstance(a, (list, tuple)) or hasattr(a, "data") else a
+                for a in args
+            ),
+            **kwargs,
+        )
+
+    function.__name__ = learner.__name__
+    return function
+
+
+def _apply(part, module, namespace):
+    """Put `part` (the learner's loaded `module`) into the course module's `namespace`."""
+    name = part.name
+    if name == "zero_grad":
+        namespace["zero_grad"] = module.zero_grad
+    elif name == "Value":
+        namespace["Value"], lent = bridge_value(module.Value, part.file)
+        namespace["_my_engine_lent"] = lent
+        # The learner's own operations make the bridged class too, so `(a * b).log()` works.
+        module.Value = namespace["Value"]
+    elif name == "Neuron":
+        namespace["Neuron"].__call__ = _neuron_call(module.neuron)
+    elif name == "MLP":
+        namespace["Layer"].__call__ = _layer_call(module.dense)
+    elif name == "SGD and Adam":
+        namespace["SGD"].step = _sgd_step(module.sgd_momentum_step)
+        namespace["Adam"].step = _adam_step(module.adam_step)
+    elif name == "tokenizer":
+        namespace["Tokenizer"] = _tokenizer(namespace["Tokenizer"], module.encode, module.decode)
+    elif name == "attention":
+        namespace["attention_head"] = _keeping_record(
+            namespace["attention_head"], module.attention_head, "record", 3
+        )
+    elif name == "GPT":
+        namespace["gpt"] = _keeping_record(namespace["gpt"], module.gpt, "trace", 5)
+    elif name == "diagnostics":
+        numbers = namespace["_numbers"]
+        for fn in part.needs:
+            namespace[fn] = _numbers_first(numbers, getattr(module, fn))
+    else:
+        for fn in part.needs:
+            namespace[fn] = getattr(module, fn)
+
+
+# -- the import hook ----------------------------------------------------------------------
+
+
+class _Loader(importlib.abc.Loader):
+    def __init__(self, course_loader, fullname):
+        self.course_loader, self.fullname = course_loader, fullname
+
+    def create_module(self, spec):
+        return self.course_loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.course_loader.exec_module(module)
+        package = sys.modules.get("engine")
+        for part in _state["parts"]:
+            if any(r.rsplit(".", 1)[0] == self.fullname for r in part.replaces):
+                _apply(part, _learner_module(part), module.__dict__)
+                if package is not None and package is not module:
+                    # A learner file that imports `engine` while engine/__init__ still runs
+                    # (day 7's, under engine.value) finds what that package re-exports.
+                    for name in getattr(module, "__all__", ()):
+                        package.__dict__.setdefault(name, module.__dict__[name])
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "engine" and not fullname.startswith("engine."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        spec.loader = _Loader(spec.loader, fullname)
+        return spec
+
+
+_FINDER = _Finder()
+
+
+def _learner_module(part):
+    """The learner's module of `part`, loaded on first use (after the engine it imports)."""
+    modules = _state["modules"]
+    if part.file not in modules:
+        modules[part.file] = _load_file(part.file, _state["sources"][part.file])
+    return modules[part.file]
+
+
+def _drop_engine():
+    for name in [n for n in sys.modules if n == "engine" or n.startswith("engine.")]:
+        if name != __name__:
+            del sys.modules[name]
+
+
+def install(sources):
+    """Use the learner's files (`{exercise file name: source}`) as the engine from the next
+    import of an engine module on. Returns {"parts": [...], "line": str}; raises
+    MyEngineError, with the engine left as it was, when a file cannot be used."""
+    uninstall()
+    sources = {str(k): str(v) for k, v in dict(sources).items()}
+    known = {p.file for p in PARTS}
+    # Each file loads once, on its own, before anything changes: a bad file changes nothing.
+    # (The files of day 10 on import engine: they load with the course's Value here.)
+    trial = {}
+    for file in sorted(sources):
+        if file in known:
+            trial[file] = _load_file(file, sources[file])
+    parts, rows = [], []
+    for part in PARTS:
+        module = trial.get(part.file)
+        if module is None:
+            rows.append(_row(part, None, f"pass day {part.day} to use yours"))
+            continue
+        why = _written(module, part)
+        if why is not None:
+            rows.append(_row(part, None, f"{why}; pass day {part.day} to use yours"))
+            continue
+        parts.append(part)
+        rows.append(_row(part, part.day, None))
+    _state.update(modules={}, parts=tuple(parts), sources=sources)
+    _drop_engine()
+    sys.meta_path.insert(0, _FINDER)
+    try:
+        import engine.value as value  # the learner's Value and zero_grad, loaded now
+
+        lent = getattr(value, "_my_engine_lent", [])
+    except MyEngineError:
+        uninstall()
+        raise
+    for row in rows:
+        if row["part"] == "Value" and lent:
+            row["lent"] = [_LENT_NAMES[n] for n in lent]
+    report = {"parts": rows, "line": parts_line(rows)}
+    _state["report"] = report
+    return report
+
+
+_LENT_NAMES = {
+    "log": "log",
+    "__rpow__": "a number to a Value's power",
+    "topological_order": "topological_order",
+}
+
+
+def _row(part, day, why):
+    return {
+        "part": part.name,
+        "file": part.file,
+        "day": part.day,
+        "yours": day is not None,
+        "why": why,
+    }
+
+
+def parts_line(rows):
+    """One line: which parts are the learner's and which the course engine's."""
+    items = []
+    for row in rows:
+        if row["yours"]:
+            text = f"{row['part']}: yours (day {row['day']})"
+            if row.get("lent"):
+                text += f", with {' and '.join(row['lent'])} from the course engine"
+        else:
+            text = f"{row['part']}: course engine — pass day {row['day']} to use yours"
+        items.append(text)
+    return " · ".join(items)
+
+
+def uninstall():
+    """Back to the course engine from the next import on."""
+    if _FINDER in sys.meta_path:
+        sys.meta_path.remove(_FINDER)
+        _drop_engine()
+    _state.update(modules={}, parts=(), report=None)
+
+
+def installed():
+    """The report of the engine in use now, or None when it is the course's."""
+    return _state["report"]
+
+
+def speed_ratio(repeats=3):
+    """How many times slower one small MLP training step is on the installed engine than on
+    the course's: the page warns before a long training cell with it."""
+    if _state["report"] is None:
+        return 1.0
+    import engine.nn as mine_nn
+
+    mine_time = _time_steps(mine_nn, repeats)
+    saved = dict(sys.modules)
+    sys.meta_path.remove(_FINDER)
+    try:
+        _drop_engine()
+        import engine.nn as course_nn
+
+        course_time = _time_steps(course_nn, repeats)
+    finally:
+        _drop_engine()
+        sys.modules.update({k: v for k, v in saved.items() if k.startswith("engine")})
+        sys.meta_path.insert(0, _FINDER)
+    return mine_time / course_time if course_time > 0 else 1.0
+
+
+def _time_steps(nn, repeats):
+    import random
+
+    random.seed(0)
+    model = nn.MLP(4, [16, 16, 1])
+    xs = [[random.uniform(-1, 1) for _ in range(4)] for _ in range(8)]
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        loss = sum((model(x) - 1.0) ** 2 for x in xs)
+        model.zero_grad()
+        loss.backward()
+        best = min(best, time.perf_counter() - start)
+    return best

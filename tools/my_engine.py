@@ -1,0 +1,183 @@
+"""Run the lessons' cells on a learner's own engine and compare them with the course engine.
+
+    python -m tools.my_engine EXERCISES [--days 6-14] [--timeout 600]
+    nox -s my-engine -- EXERCISES --days 6-14
+
+EXERCISES is a folder of exercise files named as in exercises/ (day08_more_ops.py, ...).
+Each day's cells run twice, each time in a fresh Python: once on the course engine and once
+with the folder's files as the engine (engine/mine.py). The report says, per day, which
+parts were the learner's and how many cells printed the same numbers (to the precision
+printed); for a cell that differs, its first differing line both ways.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import re
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import course  # noqa: E402
+
+FIRST_DAY = 6  # a learner has a whole Value (days 5 and 6) from here on
+_FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)```pyodide\b[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.S | re.M
+)
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def cells(day):
+    """The source of each runnable cell of `day`'s lesson, in page order."""
+    import textwrap
+
+    text = (course.DOCS / day.lesson).read_text(encoding="utf-8")
+    return [textwrap.dedent(m["body"]) for m in _FENCE.finditer(text)]
+
+
+def run_day(slug, folder=None):
+    """Run the cells of lesson `slug` in this Python (on the files of `folder` as the engine
+    when given); {"parts": line or None, "cells": [{"out": text, "error": text or None}]}."""
+    parts = None
+    if folder is not None:
+        from engine import mine
+
+        sources = {p.name: p.read_text(encoding="utf-8") for p in Path(folder).glob("day*.py")}
+        try:
+            parts = mine.install(sources)["line"]
+        except mine.MyEngineError as err:
+            return {"parts": None, "error": str(err), "cells": []}
+    day = next(d for d in course.DAYS if d.slug == slug)
+    namespace = {"__name__": "__main__"}
+    results = []
+    for i, source in enumerate(cells(day), 1):
+        out = io.StringIO()
+        error = None
+        with contextlib.redirect_stdout(out):
+            try:
+                exec(compile(source, f"<{slug} cell {i}>", "exec"), namespace)
+            except Exception as err:
+                error = "".join(traceback.format_exception_only(type(err), err)).strip()
+        results.append({"out": out.getvalue(), "error": error})
+        if error is not None:
+            break  # the cells below depend on this one
+    return {"parts": parts, "cells": results}
+
+
+def _in_fresh_python(slug, folder, timeout):
+    args = [sys.executable, "-m", "tools.my_engine", "--run-day", slug]
+    if folder is not None:
+        args += ["--folder", str(folder)]
+    try:
+        done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"parts": None, "error": f"did not finish within {timeout} s", "cells": []}
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        return {"parts": None, "error": f"Python stopped: {last}", "cells": []}
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def same_numbers(a, b):
+    """Whether texts `a` and `b` are the same but for numbers, and their numbers agree to
+    the precision printed (one unit of the last digit shown, or 1e-9 relative)."""
+    if NUMBER.sub("#", a) != NUMBER.sub("#", b):
+        return False
+    for x, y in zip(NUMBER.findall(a), NUMBER.findall(b)):
+        digits = x.split("e")[0].split("E")[0]
+        places = len(digits.split(".")[1]) if "." in digits else 0
+        exponent = int(re.split("[eE]", x)[1]) if re.search("[eE]", x) else 0
+        unit = 10.0 ** (exponent - places)
+        if abs(float(x) - float(y)) > max(unit, 1e-9 * abs(float(x))):
+            return False
+    return True
+
+
+def compare(course_run, mine_run):
+    """{"agree": n, "cells": n, "differ": [(cell, course line, mine line)], "error": text}."""
+    report = {"agree": 0, "cells": len(course_run["cells"]), "differ": [], "error": None}
+    if mine_run.get("error"):
+        report["error"] = mine_run["error"]
+        return report
+    for i, theirs in enumerate(course_run["cells"], 1):
+        if i > len(mine_run["cells"]):
+            break
+        mine = mine_run["cells"][i - 1]
+        if mine["error"] and not theirs["error"]:
+            report["differ"].append((i, theirs["out"].strip()[-200:], mine["error"]))
+            break
+        if same_numbers(theirs["out"], mine["out"]):
+            report["agree"] += 1
+            continue
+        for x, y in zip(theirs["out"].splitlines() + [""], mine["out"].splitlines() + [""]):
+            if not same_numbers(x, y):
+                report["differ"].append((i, x, y))
+                break
+    return report
+
+
+def parse_days(text):
+    first, _, last = text.partition("-")
+    return int(first), int(last or first)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("exercises", nargs="?", help="a folder of exercise files")
+    parser.add_argument(
+        "--days",
+        default=f"{FIRST_DAY}-{course.TOTAL_DAYS}",
+        help="a day or a range, e.g. 7 or 6-14",
+    )
+    parser.add_argument("--timeout", type=float, default=900, help="seconds per day and engine")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--run-day", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.run_day:
+        print(json.dumps(run_day(args.run_day, args.folder)))
+        return 0
+    if not args.exercises or not Path(args.exercises).is_dir():
+        parser.error("give a folder of exercise files, e.g. nox -s my-engine -- exercises/")
+    try:
+        first, last = parse_days(args.days)
+    except ValueError:
+        parser.error(f"--days takes a day or a range like 6-14, got {args.days!r}")
+    if first < FIRST_DAY:
+        parser.error(f"my engine starts on day {FIRST_DAY}: a whole Value is written by then")
+    days = [d for d in course.DAYS if first <= d.day <= last]
+    if not days:
+        parser.error(f"no lesson between days {first} and {last}")
+    reports = {}
+    for day in days:
+        theirs = _in_fresh_python(day.slug, None, args.timeout)
+        mine = _in_fresh_python(day.slug, Path(args.exercises).resolve(), args.timeout)
+        report = compare(theirs, mine)
+        report["parts"] = mine.get("parts")
+        reports[day.slug] = report
+        if not args.json:
+            print(_describe(day, report), flush=True)
+    if args.json:
+        print(json.dumps(reports))
+    return 0 if all(not r["differ"] and not r["error"] for r in reports.values()) else 1
+
+
+def _describe(day, report):
+    lines = [f"Day {day.day} ({day.slug}): {report['agree']} of {report['cells']} cells agree"]
+    if report["error"]:
+        lines.append(f"  my engine could not be used: {report['error']}")
+    for cell, theirs, mine in report["differ"]:
+        lines.append(f"  cell {cell}: course engine printed {theirs!r}")
+        lines.append(f"           your engine printed   {mine!r}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
