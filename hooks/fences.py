@@ -1,6 +1,9 @@
 """The custom superfences of the course's Markdown.
 
-```pyodide            a runnable cell; optional: ```pyodide timeout="600" (seconds)
+```pyodide            a runnable cell; optional: ```pyodide timeout="600" (seconds), and
+                      my_engine="what it shows on the learner's engine" on a cell whose
+                      numbers describe the engine itself (a node count), so they differ
+                      with "my engine" on (engine/mine.py); the page says so then
 ```exercise           an exercise block; the body is YAML:
     file: day05_add_mul.py
     hints:
@@ -44,11 +47,21 @@ def _code_block(source: str) -> str:
 
 
 def validate_cell(language, inputs, options, attrs, md):
-    """Accept `timeout="<seconds>"` on a cell; anything else is a mistake."""
+    """Accept `timeout="<seconds>"` and `my_engine="<why it differs>"` on a cell; anything
+    else is a mistake."""
     for key, value in inputs.items():
+        if key == "my_engine":
+            if not value.strip():
+                raise ExerciseError(
+                    'pyodide cell: my_engine="..." says what the cell shows on the learner\'s '
+                    "own engine; it cannot be empty"
+                )
+            options["my_engine"] = value.strip()
+            continue
         if key != "timeout":
             raise ExerciseError(
-                f'pyodide cell: unknown option {key}="{value}"; only timeout="<seconds>" exists'
+                f'pyodide cell: unknown option {key}="{value}"; the options are '
+                'timeout="<seconds>" and my_engine="<what it shows on the learner\'s engine>"'
             )
         try:
             seconds = float(value)
@@ -65,6 +78,8 @@ def validate_cell(language, inputs, options, attrs, md):
 def format_cell(source, language, class_name, options, md, **kwargs):
     timeout = options.get("timeout")
     data = f' data-timeout="{timeout}"' if timeout else ""
+    if options.get("my_engine"):
+        data += f' data-my-engine="{html.escape(options["my_engine"], quote=True)}"'
     return f'<div class="course-cell" data-cell data-state="idle"{data}>{_code_block(source)}</div>'
 
 

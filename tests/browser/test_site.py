@@ -113,15 +113,22 @@ def test_exercise_files_and_public_checks_hold_no_piece_of_a_solution(site_dir):
 
 
 def test_a_bad_block_stops_the_build_with_a_clear_message():
-    from fences import ExerciseError, _parse_exercise, validate_cell
+    from fences import ExerciseError, _parse_exercise, format_cell, validate_cell
 
     with pytest.raises(ExerciseError, match="timeout"):
         validate_cell("pyodide", {"timeout": "soon"}, {}, {}, None)
-    with pytest.raises(ExerciseError, match="only timeout"):
+    # The message lists the options there are (a cell takes two since my engine came).
+    with pytest.raises(ExerciseError, match='the options are timeout="<seconds>" and my_engine='):
         validate_cell("pyodide", {"hidden": "1"}, {}, {}, None)
+    with pytest.raises(ExerciseError, match="cannot be empty"):
+        validate_cell("pyodide", {"my_engine": " "}, {}, {}, None)
     options = {}
     assert validate_cell("pyodide", {"timeout": "600"}, options, {}, None)
     assert options == {"timeout": "600"}
+    options = {}
+    assert validate_cell("pyodide", {"my_engine": 'counts "your" nodes'}, options, {}, None)
+    html = format_cell("print(1)", "pyodide", "", options, None)
+    assert 'data-my-engine="counts &quot;your&quot; nodes"' in html
     with pytest.raises(ExerciseError, match="file: dayNN_slug.py"):
         _parse_exercise("hints: [a]")
     with pytest.raises(ExerciseError, match="list of strings"):
