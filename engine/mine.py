@@ -250,7 +250,7 @@ _PROBES = {
         [_course_value()(1.0)], [[_course_value()(1.0)]], [[_course_value()(1.0)]]
     ),
     "RMSNorm": lambda m: m.rmsnorm([_course_value()(1.0)]),
-    "GPT": None,  # needs a model: the first cell that calls it shows what goes wrong
+    "GPT": lambda m: _probe_gpt(m.gpt),
     "learning-rate schedule": _probe_calls(("lr_at", (0, 10, 0.1))),
     "broadcasting": _probe_calls(("broadcast_shape", ((2, 1), (3,)))),
     "causal mask": _probe_calls(("causal_mask", (2,))),
@@ -258,7 +258,14 @@ _PROBES = {
         ("std", ([1.0, 2.0],)), ("saturation", ([0.5],)), ("update_ratio", ([1.0, 2.0], [1.5, 2.0]))
     ),
 }
-_PROBES = {k: v for k, v in _PROBES.items() if v is not None}
+
+
+def _probe_gpt(gpt):
+    from engine.gpt import GPTConfig, init_gpt, new_kv_cache
+
+    config = GPTConfig(vocab_size=3, n_embd=4, n_head=2, n_layer=1, block_size=2)
+    keys, values = new_kv_cache(config)
+    gpt(init_gpt(config, seed=0), 0, 0, keys, values)
 
 
 def _course_value():
@@ -552,9 +559,9 @@ def _learner_module(part):
 
 
 def _drop_engine():
-    for name in [n for n in sys.modules if n == "engine" or n.startswith("engine.")]:
-        if name != __name__:
-            del sys.modules[name]
+    """Take engine and its modules (but this one) out of sys.modules; return them."""
+    names = [n for n in sys.modules if (n == "engine" or n.startswith("engine.")) and n != __name__]
+    return {name: sys.modules.pop(name) for name in names}
 
 
 def install(sources):
@@ -583,7 +590,9 @@ def install(sources):
         parts.append(part)
         rows.append(_row(part, part.day, None))
     _state.update(modules={}, parts=tuple(parts), sources=sources)
-    _drop_engine()
+    # The course's modules come back as they were on uninstall: whatever holds them (a test,
+    # an explorer imported earlier) keeps working with the same classes.
+    _state["course"] = _drop_engine()
     sys.meta_path.insert(0, _FINDER)
     try:
         import engine.value as value  # the learner's Value and zero_grad, loaded now
@@ -636,6 +645,7 @@ def uninstall():
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
         _drop_engine()
+        sys.modules.update(_state.pop("course", {}))
     _state.update(modules={}, parts=(), report=None)
 
 
@@ -652,16 +662,15 @@ def speed_ratio(repeats=3):
     import engine.nn as mine_nn
 
     mine_time = _time_steps(mine_nn, repeats)
-    saved = dict(sys.modules)
     sys.meta_path.remove(_FINDER)
+    mine = _drop_engine()
     try:
-        _drop_engine()
-        import engine.nn as course_nn
+        import engine.nn as course_nn  # the course's own, fresh
 
         course_time = _time_steps(course_nn, repeats)
     finally:
         _drop_engine()
-        sys.modules.update({k: v for k, v in saved.items() if k.startswith("engine")})
+        sys.modules.update(mine)
         sys.meta_path.insert(0, _FINDER)
     return mine_time / course_time if course_time > 0 else 1.0
 
