@@ -122,6 +122,17 @@ def train(session: nox.Session) -> None:
     session.run("python", "-m", "engine.train", *session.posargs)
 
 
+@nox.session(name="my-engine")
+def my_engine(session: nox.Session) -> None:
+    """Run the lesson cells on your own exercise files and compare with the course engine (-- FOLDER [--days 6-14])."""
+    if not session.posargs:
+        session.error(
+            "give a folder of exercise files: nox -s my-engine -- exercises/ [--days 6-14]"
+        )
+    session.install("pyyaml")  # course.py reads the lessons' front matter
+    session.run("python", "-m", "tools.my_engine", *session.posargs)
+
+
 @nox.session
 def grade(session: nox.Session) -> None:
     """Grade exercises in a sandbox: -- [SUBMISSION] [--exercise ID] [--json OUT] (default exercises/)."""

@@ -29,17 +29,37 @@ import course  # noqa: E402
 
 FIRST_DAY = 6  # a learner has a whole Value (days 5 and 6) from here on
 _FENCE = re.compile(
-    r"^(?P<indent>[ \t]*)```pyodide\b[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.S | re.M
+    r"^(?P<indent>[ \t]*)```pyodide\b(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+    re.S | re.M,
 )
+# A cell whose numbers describe the engine itself says so (hooks/fences.py): my_engine="...".
+_OWN_NUMBERS = re.compile(r'\bmy_engine="(?P<why>[^"]*)"')
+# A time measured while the cell ran ("21.0 ms per step", "0.5 s") is never the same twice,
+# and so is a ratio of two times ("3.3x as fast", "2.9 times faster").
+_TIME = re.compile(
+    r"[-+]?(?:\d+\.\d*|\.\d+|\d+)\s?"
+    r"(?:(?:ms|µs|s)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b)"
+)
+ROUND_OFF = 1e-12
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
 def cells(day):
     """The source of each runnable cell of `day`'s lesson, in page order."""
+    return [source for source, _ in cells_and_notes(day)]
+
+
+def cells_and_notes(day):
+    """(source, note) of each runnable cell of `day`'s lesson: the note says what the cell
+    shows on the learner's own engine when its numbers are that engine's (else None)."""
     import textwrap
 
     text = (course.DOCS / day.lesson).read_text(encoding="utf-8")
-    return [textwrap.dedent(m["body"]) for m in _FENCE.finditer(text)]
+    found = []
+    for m in _FENCE.finditer(text):
+        own = _OWN_NUMBERS.search(m["info"])
+        found.append((textwrap.dedent(m["body"]), own["why"] if own else None))
+    return found
 
 
 def run_day(slug, folder=None):
@@ -85,9 +105,28 @@ def _in_fresh_python(slug, folder, timeout):
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def compare_day(slug, folder, timeout=900):
+    """Run lesson `slug`'s cells on the course engine and on the files of `folder`, each in a
+    fresh Python, and compare them (`compare`); the report also names the parts used."""
+    day = next(d for d in course.DAYS if d.slug == slug)
+    theirs = _in_fresh_python(slug, None, timeout)
+    mine = _in_fresh_python(slug, folder, timeout)
+    report = compare(theirs, mine, [note for _, note in cells_and_notes(day)])
+    report["parts"] = mine.get("parts")
+    if theirs.get("error") or any(c["error"] for c in theirs["cells"]):
+        report["error"] = (
+            f"the course engine's run failed: {theirs.get('error') or theirs['cells']}"
+        )
+    return report
+
+
 def same_numbers(a, b):
     """Whether texts `a` and `b` are the same but for numbers, and their numbers agree to
-    the precision printed (one unit of the last digit shown, or 1e-9 relative)."""
+    the precision printed (a whole number exactly; else one unit of the last digit shown, or
+    1e-9 relative, since the two may round a nearly equal value either way). Times are
+    not compared, and numbers below ROUND_OFF count as 0: a float's round-off."""
+    # Times go, and so does the padding a wider or narrower number needed.
+    a, b = (re.sub(r"[ \t]+", " ", _TIME.sub("(time)", text)) for text in (a, b))
     if NUMBER.sub("#", a) != NUMBER.sub("#", b):
         return False
     for x, y in zip(NUMBER.findall(a), NUMBER.findall(b)):
@@ -95,14 +134,22 @@ def same_numbers(a, b):
         places = len(digits.split(".")[1]) if "." in digits else 0
         exponent = int(re.split("[eE]", x)[1]) if re.search("[eE]", x) else 0
         unit = 10.0 ** (exponent - places)
+        if NUMBER.fullmatch(x) and "." not in x and "e" not in x.lower():
+            if x != y:
+                return False  # a count: exactly the same
+            continue
+        if abs(float(x)) < ROUND_OFF and abs(float(y)) < ROUND_OFF:
+            continue  # two round-off sizes ("largest difference: 3.5e-18"), both near 0
         if abs(float(x) - float(y)) > max(unit, 1e-9 * abs(float(x))):
             return False
     return True
 
 
-def compare(course_run, mine_run):
-    """{"agree": n, "cells": n, "differ": [(cell, course line, mine line)], "error": text}."""
-    report = {"agree": 0, "cells": len(course_run["cells"]), "differ": [], "error": None}
+def compare(course_run, mine_run, notes=()):
+    """{"agree": n, "own": n, "cells": n, "differ": [(cell, course line, mine line)],
+    "error": text}. A cell with a note (`cells_and_notes`) need only run: its numbers are
+    the engine's own."""
+    report = {"agree": 0, "own": 0, "cells": len(course_run["cells"]), "differ": [], "error": None}
     if mine_run.get("error"):
         report["error"] = mine_run["error"]
         return report
@@ -113,6 +160,9 @@ def compare(course_run, mine_run):
         if mine["error"] and not theirs["error"]:
             report["differ"].append((i, theirs["out"].strip()[-200:], mine["error"]))
             break
+        if i <= len(notes) and notes[i - 1] and not mine["error"]:
+            report["own"] += 1
+            continue
         if same_numbers(theirs["out"], mine["out"]):
             report["agree"] += 1
             continue
@@ -157,10 +207,7 @@ def main(argv=None):
         parser.error(f"no lesson between days {first} and {last}")
     reports = {}
     for day in days:
-        theirs = _in_fresh_python(day.slug, None, args.timeout)
-        mine = _in_fresh_python(day.slug, Path(args.exercises).resolve(), args.timeout)
-        report = compare(theirs, mine)
-        report["parts"] = mine.get("parts")
+        report = compare_day(day.slug, str(Path(args.exercises).resolve()), args.timeout)
         reports[day.slug] = report
         if not args.json:
             print(_describe(day, report), flush=True)
@@ -171,6 +218,8 @@ def main(argv=None):
 
 def _describe(day, report):
     lines = [f"Day {day.day} ({day.slug}): {report['agree']} of {report['cells']} cells agree"]
+    if report["own"]:
+        lines[0] += f", {report['own']} show your engine's own numbers (and ran)"
     if report["error"]:
         lines.append(f"  my engine could not be used: {report['error']}")
     for cell, theirs, mine in report["differ"]:
