@@ -8,6 +8,9 @@ Each day's cells run twice, each time in a fresh Python: once on the course engi
 with the folder's files as the engine (engine/mine.py). The report says, per day, which
 parts were the learner's and how many cells printed the same numbers (to the precision
 printed); for a cell that differs, its first differing line both ways.
+
+The folder's code runs as you, with no sandbox, like `python your_file.py`: it is for your own
+files. As root it runs only the course's own folders (exercises/, solutions/).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -27,6 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 import course  # noqa: E402
 
+# Set to run a folder other than the course's own as root: only for code you trust.
+AS_ROOT = "MY_ENGINE_AS_ROOT"
 FIRST_DAY = 6  # a learner has a whole Value (days 5 and 6) from here on
 _FENCE = re.compile(
     r"^(?P<indent>[ \t]*)```pyodide\b(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
@@ -196,6 +202,14 @@ def main(argv=None):
         return 0
     if not args.exercises or not Path(args.exercises).is_dir():
         parser.error("give a folder of exercise files, e.g. nox -s my-engine -- exercises/")
+    folder = Path(args.exercises).resolve()
+    own = folder in (ROOT / "exercises", ROOT / "solutions")
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and not own and not os.environ.get(AS_ROOT):
+        parser.error(
+            "this runs the folder's code as you, with no sandbox, and you are root: run it as "
+            "your own user. It is for your own files; to grade someone else's, use nox -s grade "
+            f"(sandboxed). ({AS_ROOT}=1 runs it anyway, for code you trust.)"
+        )
     try:
         first, last = parse_days(args.days)
     except ValueError:

@@ -7,6 +7,7 @@ back, which the last test checks, so the tests after these see the engine they i
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,8 @@ from engine import mine
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "solutions").glob("day*.py")}
 STUBS = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "exercises").glob("day*.py")}
+# The folders below hold this file's own code (a planted bug, an endless loop), not a learner's.
+TRUSTED = {**os.environ, "MY_ENGINE_AS_ROOT": "1"}
 ADD_BACKWARD = "            self.grad += out.grad\n            other.grad += out.grad\n"
 
 
@@ -87,10 +90,12 @@ def test_a_plus_for_plus_equals_mutant_shows_in_day_7s_numbers(my_engine, tmp_pa
     done = subprocess.run(
         [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7", "--json"],
         cwd=ROOT,
+        env=TRUSTED,
         capture_output=True,
         text=True,
         timeout=300,
     )
+    assert done.stdout, done.stderr
     report = json.loads(done.stdout)["day07_accumulation"]
     assert done.returncode == 1 and report["error"] is None
     assert report["differ"], report
@@ -164,6 +169,7 @@ def test_an_endless_loop_at_import_is_stopped_by_the_command_line_timeout(tmp_pa
     done = subprocess.run(
         [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7", "--timeout", "3"],
         cwd=ROOT,
+        env=TRUSTED,
         capture_output=True,
         text=True,
         timeout=120,
@@ -194,3 +200,20 @@ def test_the_command_line_refuses_a_folder_that_is_not_one(tmp_path):
     assert done.returncode == 2
     assert "give a folder of exercise files" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_as_root_the_command_line_runs_only_the_courses_own_folders(tmp_path):
+    (tmp_path / "day08_more_ops.py").write_text("print('a learner file ran')\n")
+    env = {k: v for k, v in os.environ.items() if k != "MY_ENGINE_AS_ROOT"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 2
+    assert "you are root: run it as your own user" in done.stderr
+    assert "a learner file ran" not in done.stdout + done.stderr
