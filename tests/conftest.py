@@ -89,3 +89,21 @@ def browser_type_launch_args(browser_type_launch_args):
         "args": CHROMIUM_FLAGS,
         "headless": True,
     }
+
+
+# Computations of the lesson tests that start as soon as the tests are collected, rather
+# than at the first lesson test (tests/lessons/ahead.py): the browser tests run first and
+# leave the second core mostly idle while they wait for pages.
+START_AT_COLLECTION = {"tests.lessons.test_my_engine"}
+
+
+def pytest_collection_finish(session):
+    early = [i for i in session.items if getattr(i.module, "__name__", None) in START_AT_COLLECTION]
+    if early:
+        from tests.lessons import ahead
+
+        # Only what the selected tests ask for (a -k run selects a few days).
+        asked = {
+            str(value) for i in early for value in getattr(i, "callspec", None).params.values()
+        }
+        ahead.start(START_AT_COLLECTION, keep=lambda args: str(args[0]) in asked)

@@ -49,11 +49,17 @@ def ahead(function, *args):
     return result
 
 
-def start(modules) -> None:
-    """Start every computation declared by `modules` (module names) in another process."""
+def start(modules, keep=None) -> None:
+    """Start every computation declared by `modules` (module names) in another process; with
+    `keep`, only those whose arguments it accepts (`keep(args)`)."""
     global _pool
     keys = [
-        k for k in _DECLARED if _DECLARERS[k] & modules and k not in _STARTED and k not in _DONE
+        k
+        for k in _DECLARED
+        if _DECLARERS[k] & modules
+        and k not in _STARTED
+        and k not in _DONE
+        and (keep is None or keep(k[2]))
     ]
     if not keys:
         return

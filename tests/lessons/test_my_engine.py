@@ -2,7 +2,7 @@
 
 Each day's cells run twice in fresh Pythons (tools/my_engine.py): on the course engine and on
 solutions/ installed by engine/mine.py. The runs start ahead, in the lesson tests' other
-process (ahead.py). A cell marked my_engine="..." on its page shows numbers of the engine
+process (ahead.py), as soon as the tests are collected (tests/conftest.py). A cell marked my_engine="..." on its page shows numbers of the engine
 itself (a node count): it need only run.
 """
 
