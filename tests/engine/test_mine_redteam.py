@@ -267,6 +267,57 @@ def test_odd_keys_and_values_are_ignored_or_refused_clearly(my_engine):
         my_engine(None)
 
 
+# -- b) the command line ---------------------------------------------------------------------
+
+
+def run_cli(*args, env=None):
+    if env is None:
+        env = {k: v for k, v in os.environ.items() if k != "MY_ENGINE_AS_ROOT"}
+    return subprocess.run(
+        [sys.executable, "-m", "tools.my_engine", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_as_root_the_hidden_per_day_run_refuses_another_folder_too(tmp_path):
+    (tmp_path / "day08_more_ops.py").write_text("print('a learner file ran')\n")
+    done = run_cli("--run-day", "day07_accumulation", "--folder", str(tmp_path))
+    assert done.returncode == 2
+    assert "you are root" in done.stderr
+    assert "a learner file ran" not in done.stdout + done.stderr
+
+
+def test_a_file_that_prints_or_exits_at_load_gets_a_clear_line(tmp_path):
+    (tmp_path / "day08_more_ops.py").write_text(
+        SOLUTIONS["day08_more_ops.py"] + "\nprint('no newline', end='')\n"
+    )
+    (tmp_path / "day10_neuron.py").write_text("import os\nos._exit(0)\n")
+    done = run_cli(str(tmp_path), "--days", "7", env={**os.environ, "MY_ENGINE_AS_ROOT": "1"})
+    out = done.stdout + done.stderr
+    assert "Traceback" not in out
+    assert done.returncode == 1
+    assert "my engine could not be used: Python stopped" in done.stdout
+
+
+def test_a_file_that_is_not_text_gets_a_clear_line(tmp_path):
+    (tmp_path / "day08_more_ops.py").write_bytes(b"x = '\xff\xfe'\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "MY_ENGINE_AS_ROOT": "1"},
+    )
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "day08_more_ops.py is not UTF-8 text" in done.stdout
+
+
 def test_a_passed_day_7_with_day_8_not_yet_finished_installs(my_engine):
     stub = (ROOT / "exercises" / "day08_more_ops.py").read_text(encoding="utf-8")
     report = my_engine(
