@@ -876,12 +876,18 @@ def _trial(sources):
         rows.append(_row(part, part.day, None))
     file = "one of your files"
     module = None
-    trial.clear()
-    with _time_limit():
-        try:
-            gc.collect()
-        except _TooLong:
-            pass
+    # An object's __del__ that never ends is stopped by the time limit, quietly.
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda what: None if what.exc_type is _TooLong else hook(what)
+    try:
+        with _time_limit():
+            try:
+                trial.clear()
+                gc.collect()
+            except _TooLong:
+                pass
+    finally:
+        sys.unraisablehook = hook
     return parts, rows
 
 

@@ -260,6 +260,17 @@ def test_an_endless_loop_at_load_is_stopped_in_process(my_engine, monkeypatch):
     assert mine.installed() is None
 
 
+@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="needs setitimer")
+def test_an_object_whose_del_never_ends_does_not_hold_install(my_engine, monkeypatch):
+    monkeypatch.setattr(mine, "LOAD_LIMIT", 0.5)
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    stuck = "\nclass Stuck:\n    def __del__(self):\n        while True:\n            pass\n\ns = Stuck()\n"
+    report = my_engine(with_file("day10_neuron.py", SOLUTIONS["day10_neuron.py"] + stuck))
+    assert rows(report)["Neuron"]["yours"]
+    assert unraisable == []  # stopped quietly: no "Exception ignored in" traceback
+
+
 def test_odd_keys_and_values_are_ignored_or_refused_clearly(my_engine):
     report = my_engine({**SOLUTIONS, "../day08_more_ops.py": "raise SystemExit", 8: "x"})
     assert rows(report)["Value"]["yours"]
