@@ -22,9 +22,18 @@ closure; `bridge_value` makes the learner's class accept both, and lends it the 
 the course never asked the learner to write (log, a number to a Value's power).
 
 Stored code runs here, in the learner's own Python: a file that deletes or writes files,
-starts a process or exits while it loads is refused (an audit hook, on only while the
-learner's files load), so a stale file can never break the course's files. A file that
-never finishes loading is the host's to stop (the page's time limit, a subprocess timeout).
+starts a process or a thread, loads C code or exits while it loads (or while install tries
+its parts on a small example) is refused (an audit hook, on only while a guarded function of
+this module is on the stack, so no flag of it can be switched off), so a stale file can never
+break the course's files. Files first load on a throwaway copy of the course's modules, so a
+file that patches what it imports leaves the course's own as they were. A file that never
+finishes loading is stopped after LOAD_LIMIT seconds in CPython's main thread (a notebook,
+the command line); in the browser, by the page's time limit. This guards against accidents,
+not against a learner set on breaking their own Python: in-process code can always reach
+the objects here (the graded path is the sandboxed grader, `python -m grader`).
+
+Check grades on the course's engine even while the learner's is installed:
+`with mine.course_engine(): ...` (web/runner.py's check_exercise).
 """
 
 from __future__ import annotations
