@@ -322,16 +322,19 @@ def _thread_idents():
 
 
 def _import_state():
-    return list(sys.meta_path), list(sys.path_hooks), dict(builtins.__dict__)
+    return list(sys.meta_path), list(sys.path_hooks), list(sys.path), dict(builtins.__dict__)
 
 
 def _changed_python(before):
     """What the file changed of Python itself (and is now put back), or None."""
-    meta_path, path_hooks, names = before
+    meta_path, path_hooks, path, names = before
     what = None
     if sys.meta_path != meta_path or sys.path_hooks != path_hooks:
         sys.meta_path[:], sys.path_hooks[:] = meta_path, path_hooks
         what = "changed how Python imports (sys.meta_path)"
+    if sys.path != path:
+        sys.path[:] = path
+        what = what or "changed where Python imports from (sys.path)"
     now = builtins.__dict__
     if any(now.get(k, names) is not v for k, v in names.items()) or len(now) != len(names):
         for name in [n for n in now if n not in names]:

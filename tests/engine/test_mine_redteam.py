@@ -229,6 +229,14 @@ def test_a_file_that_adds_an_import_hook_is_refused_and_the_hook_is_gone(my_engi
     assert sys.meta_path == hooks
 
 
+def test_a_file_that_changes_where_python_imports_from_is_refused_and_put_back(my_engine, tmp_path):
+    source = f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+    path = list(sys.path)
+    with pytest.raises(mine.MyEngineError, match="day10_neuron.py changed where Python imports"):
+        my_engine(with_file("day10_neuron.py", source))
+    assert sys.path == path
+
+
 @pytest.mark.parametrize(
     ("source", "message"),
     [
