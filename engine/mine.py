@@ -322,16 +322,29 @@ def _thread_idents():
 
 
 def _import_state():
-    return list(sys.meta_path), list(sys.path_hooks), list(sys.path), dict(builtins.__dict__)
+    return (
+        list(sys.meta_path),
+        list(sys.path_hooks),
+        list(sys.path),
+        dict(builtins.__dict__),
+        dict(globals()),
+    )
 
 
 def _changed_python(before):
-    """What the file changed of Python itself (and is now put back), or None."""
-    meta_path, path_hooks, path, names = before
+    """What the file changed of Python itself or of this module (and is now put back), or
+    None."""
+    meta_path, path_hooks, path, names, own = before
     what = None
+    now = globals()
+    if any(now.get(k, own) is not v for k, v in own.items()) or len(now) != len(own):
+        for name in [n for n in now if n not in own]:
+            del now[name]
+        now.update(own)
+        what = "changed engine.mine"
     if sys.meta_path != meta_path or sys.path_hooks != path_hooks:
         sys.meta_path[:], sys.path_hooks[:] = meta_path, path_hooks
-        what = "changed how Python imports (sys.meta_path)"
+        what = what or "changed how Python imports (sys.meta_path)"
     if sys.path != path:
         sys.path[:] = path
         what = what or "changed where Python imports from (sys.path)"

@@ -237,6 +237,41 @@ def test_a_file_that_changes_where_python_imports_from_is_refused_and_put_back(m
     assert sys.path == path
 
 
+def test_a_file_that_rebinds_engine_mine_is_refused_and_mine_put_back(my_engine):
+    source = "from engine import mine\nmine.uninstall = lambda: None\n"
+    with pytest.raises(mine.MyEngineError, match="day10_neuron.py changed engine.mine"):
+        my_engine(with_file("day10_neuron.py", source))
+    assert mine.uninstall.__module__ == "engine.mine"
+
+
+def test_the_course_classes_keep_their_own_methods(my_engine):
+    import engine.nn
+    import engine.optim
+    import engine.tokenizer
+
+    before = (
+        engine.nn.Neuron.__call__,
+        engine.nn.Layer.__call__,
+        engine.optim.Adam.step,
+        engine.optim.SGD.step,
+        engine.tokenizer.Tokenizer.decode,
+    )
+    my_engine(SOLUTIONS)
+    import engine.nn as nn
+    import engine.optim as optim
+
+    nn.MLP(2, [2, 1])([1.0, 2.0])
+    optim.Adam(nn.MLP(2, [1]).parameters()).step()
+    mine.uninstall()
+    assert before == (
+        engine.nn.Neuron.__call__,
+        engine.nn.Layer.__call__,
+        engine.optim.Adam.step,
+        engine.optim.SGD.step,
+        engine.tokenizer.Tokenizer.decode,
+    )
+
+
 @pytest.mark.parametrize(
     ("source", "message"),
     [
