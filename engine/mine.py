@@ -795,7 +795,15 @@ class _Loader(importlib.abc.Loader):
         # each of theirs once it is in.
         self._export(module, package, lambda name: name not in replaced)
         for part in parts:
-            _apply(part, _learner_module(part), module.__dict__)
+            learner = _learner_module(part)
+            try:
+                _apply(part, learner, module.__dict__)
+            except AttributeError as err:  # the file loaded differently the second time
+                raise MyEngineError(
+                    f"{part.file} did not define the same names when it loaded again "
+                    f"({_text(err)}); an engine file only defines functions and classes. "
+                    "Remove the code that changes from one load to the next."
+                ) from None
             self._export(module, package, lambda name: True)
 
     @staticmethod

@@ -272,6 +272,17 @@ def test_the_course_classes_keep_their_own_methods(my_engine):
     )
 
 
+def test_a_file_that_loads_differently_the_second_time_gets_a_clear_message(my_engine, monkeypatch):
+    monkeypatch.delenv("LOADED_ONCE", raising=False)
+    source = SOLUTIONS["day10_neuron.py"] + (
+        "\nimport os\nif os.environ.get('LOADED_ONCE'):\n    del neuron\n"
+        "os.environ['LOADED_ONCE'] = '1'\n"
+    )
+    my_engine(with_file("day10_neuron.py", source))
+    with pytest.raises(mine.MyEngineError, match="day10_neuron.py did not define the same names"):
+        import engine.nn  # noqa: F401
+
+
 @pytest.mark.parametrize(
     ("source", "message"),
     [
