@@ -458,6 +458,10 @@ def _whose(thing, module, file):
         return None if thing.__module__ == module.__name__ else "not written in the file"
     if str(getattr(thing, "__module__", "")).split(".")[0] == "engine":
         return "the course engine's"
+    for _ in range(20):  # through decorators (functools.cache, wraps) to the function written
+        if getattr(thing, "__code__", None) is not None or not hasattr(thing, "__wrapped__"):
+            break
+        thing = thing.__wrapped__
     code = getattr(thing, "__code__", None)
     return None if code is not None and code.co_filename == file else "not written in the file"
 

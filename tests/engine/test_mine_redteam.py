@@ -84,6 +84,16 @@ def test_the_course_engines_own_code_in_a_file_is_not_called_yours(my_engine, fi
     assert f"{part}: course engine" in report["line"]
 
 
+def test_a_decorated_function_of_the_learners_is_still_theirs(my_engine):
+    source = "import functools\n" + SOLUTIONS["day16_tokens.py"].replace(
+        "def decode(",
+        "@functools.lru_cache\ndef decode_cached(ids, chars):\n"
+        "    return decode(list(ids), chars)\n\n\ndef decode(",
+    ).replace("def encode(", "@functools.cache\ndef encode(")
+    report = my_engine(with_file("day16_tokens.py", source))
+    assert rows(report)["tokenizer"]["yours"], rows(report)["tokenizer"]["why"]
+
+
 def test_a_wrong_decode_shows_in_a_decoded_name_with_bos(my_engine):
     wrong = SOLUTIONS["day16_tokens.py"].replace(
         'return "".join(chars[i] for i in ids if i != len(chars))',
