@@ -328,20 +328,26 @@ def _import_state():
         list(sys.path),
         dict(builtins.__dict__),
         dict(globals()),
+        dict(sys.modules),
     )
 
 
 def _changed_python(before):
     """What the file changed of Python itself or of this module (and is now put back), or
     None."""
-    meta_path, path_hooks, path, names, own = before
+    meta_path, path_hooks, path, names, own, modules = before
     what = None
+    # Modules a file imports are new here; one it replaced or took away is put back.
+    swapped = [n for n, m in modules.items() if sys.modules.get(n) is not m]
+    if swapped:
+        sys.modules.update({n: modules[n] for n in swapped})
+        what = f"replaced the module {swapped[0]} (sys.modules)"
     now = globals()
     if any(now.get(k, own) is not v for k, v in own.items()) or len(now) != len(own):
         for name in [n for n in now if n not in own]:
             del now[name]
         now.update(own)
-        what = "changed engine.mine"
+        what = what or "changed engine.mine"
     if sys.meta_path != meta_path or sys.path_hooks != path_hooks:
         sys.meta_path[:], sys.path_hooks[:] = meta_path, path_hooks
         what = what or "changed how Python imports (sys.meta_path)"
@@ -364,9 +370,13 @@ def _load_file(file, source):
     module.__file__ = file
     # Tracebacks through the learner's code show their lines.
     linecache.cache[file] = (len(source), None, source.splitlines(True), file)
-    _tried.clear()
+    # A file may import an engine module that loads another of the learner's files: this
+    # load then runs inside that one's, and the outer load's records go on after it.
+    outer = _threads["known"], _threads["file"]
+    if outer[0] is None:
+        _tried.clear()
     before = _import_state()
-    _threads.update(known=_thread_idents(), file=file)
+    _threads.update(known=outer[0] if outer[0] is not None else _thread_idents(), file=file)
     try:
         with _time_limit(), _no_bytecode():
             try:
@@ -396,7 +406,7 @@ def _load_file(file, source):
         changed = _changed_python(before)
         started = _thread_idents() - _threads["known"]
         _threads["started"] |= started
-        _threads["known"] = None
+        _threads["known"], _threads["file"] = outer
     _refused()
     if started:
         raise MyEngineError(

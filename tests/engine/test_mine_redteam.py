@@ -247,6 +247,15 @@ def test_a_file_that_changes_where_python_imports_from_is_refused_and_put_back(m
     assert sys.path == path
 
 
+def test_a_file_that_replaces_a_module_is_refused_and_the_module_put_back(my_engine):
+    import json as real
+
+    source = "import sys, types\nsys.modules['json'] = types.ModuleType('json')\n"
+    with pytest.raises(mine.MyEngineError, match="day10_neuron.py replaced the module json"):
+        my_engine(with_file("day10_neuron.py", source))
+    assert sys.modules["json"] is real
+
+
 def test_a_file_that_rebinds_engine_mine_is_refused_and_mine_put_back(my_engine):
     source = "from engine import mine\nmine.uninstall = lambda: None\n"
     with pytest.raises(mine.MyEngineError, match="day10_neuron.py changed engine.mine"):
@@ -280,6 +289,17 @@ def test_the_course_classes_keep_their_own_methods(my_engine):
         engine.optim.SGD.step,
         engine.tokenizer.Tokenizer.decode,
     )
+
+
+def test_a_file_that_imports_a_module_with_another_learner_part_loads_both(my_engine):
+    # day 19's file imports engine.tokenizer, which loads day 16's file inside day 19's load.
+    source = "import engine.tokenizer\n" + SOLUTIONS["day19_softmax.py"]
+    my_engine(with_file("day19_softmax.py", source))
+    import engine.gpt
+    import engine.tokenizer
+
+    assert engine.gpt.softmax.__module__ == "my_engine_day19_softmax"
+    assert engine.tokenizer.Tokenizer("ab").decode([2, 0, 2]) == ".a."
 
 
 def test_a_file_that_loads_differently_the_second_time_gets_a_clear_message(my_engine, monkeypatch):
