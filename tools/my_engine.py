@@ -47,6 +47,7 @@ _TIME = re.compile(
     r"(?:(?:ms|µs|s)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b)"
 )
 ROUND_OFF = 1e-12
+_REPORT = "my-engine-report: "  # the line of a day's run that holds its report
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -75,9 +76,19 @@ def run_day(slug, folder=None):
     if folder is not None:
         from engine import mine
 
-        sources = {p.name: p.read_text(encoding="utf-8") for p in Path(folder).glob("day*.py")}
+        sources = {}
+        for path in sorted(Path(folder).glob("day*.py")):
+            try:
+                sources[path.name] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                error = f"{path.name} is not UTF-8 text: save it as UTF-8 and run this again"
+                return {"parts": None, "error": error, "cells": []}
+            except OSError as err:
+                error = f"{path.name} could not be read ({err.strerror or err})"
+                return {"parts": None, "error": error, "cells": []}
         try:
-            parts = mine.install(sources)["line"]
+            with contextlib.redirect_stdout(io.StringIO()):  # what a file prints as it loads
+                parts = mine.install(sources)["line"]
         except mine.MyEngineError as err:
             return {"parts": None, "error": str(err), "cells": []}
     day = next(d for d in course.DAYS if d.slug == slug)
@@ -105,10 +116,13 @@ def _in_fresh_python(slug, folder, timeout):
         done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"parts": None, "error": f"did not finish within {timeout} s", "cells": []}
-    if done.returncode != 0:
+    found = [line for line in done.stdout.splitlines() if line.startswith(_REPORT)]
+    if done.returncode != 0 or not found:
         last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        if not found and done.returncode == 0:
+            last = "before it reported (a file that ends Python as it loads, like os._exit?)"
         return {"parts": None, "error": f"Python stopped: {last}", "cells": []}
-    return json.loads(done.stdout.splitlines()[-1])
+    return json.loads(found[-1][len(_REPORT) :])
 
 
 def compare_day(slug, folder, timeout=900):
@@ -198,18 +212,13 @@ def main(argv=None):
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.run_day:
-        print(json.dumps(run_day(args.run_day, args.folder)))
+        folder = None if args.folder is None else _runnable(parser, args.folder)
+        print(_REPORT + json.dumps(run_day(args.run_day, folder)), flush=True)
         return 0
     if not args.exercises or not Path(args.exercises).is_dir():
         parser.error("give a folder of exercise files, e.g. nox -s my-engine -- exercises/")
-    folder = Path(args.exercises).resolve()
-    own = folder in (ROOT / "exercises", ROOT / "solutions")
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and not own and not os.environ.get(AS_ROOT):
-        parser.error(
-            "this runs the folder's code as you, with no sandbox, and you are root: run it as "
-            "your own user. It is for your own files; to grade someone else's, use nox -s grade "
-            f"(sandboxed). ({AS_ROOT}=1 runs it anyway, for code you trust.)"
-        )
+    # Resolved once: each day's run gets this very folder, whatever a link points to later.
+    folder = _runnable(parser, args.exercises)
     try:
         first, last = parse_days(args.days)
     except ValueError:
@@ -221,13 +230,26 @@ def main(argv=None):
         parser.error(f"no lesson between days {first} and {last}")
     reports = {}
     for day in days:
-        report = compare_day(day.slug, str(Path(args.exercises).resolve()), args.timeout)
+        report = compare_day(day.slug, folder, args.timeout)
         reports[day.slug] = report
         if not args.json:
             print(_describe(day, report), flush=True)
     if args.json:
         print(json.dumps(reports))
     return 0 if all(not r["differ"] and not r["error"] for r in reports.values()) else 1
+
+
+def _runnable(parser, folder):
+    """`folder` resolved, when its code may run here: as root, only the course's own."""
+    folder = Path(folder).resolve()
+    own = folder in (ROOT / "exercises", ROOT / "solutions")
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and not own and not os.environ.get(AS_ROOT):
+        parser.error(
+            "this runs the folder's code as you, with no sandbox, and you are root: run it as "
+            "your own user. It is for your own files; to grade someone else's, use nox -s grade "
+            f"(sandboxed). ({AS_ROOT}=1 runs it anyway, for code you trust.)"
+        )
+    return str(folder)
 
 
 def _describe(day, report):
