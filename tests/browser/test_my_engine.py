@@ -125,6 +125,12 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     expect(page.locator(PARTS)).to_have_text(line)
     assert printed(cell(page, n - 1)) == course[n - 1]
     assert installed(page)["line"] == line
+    # Python restarted (a Stop that could not interrupt): the next run installs it again first.
+    page.evaluate("() => coursePython.restart()")
+    assert run(cell(page, 0), timeout=120) == "done"
+    assert printed(cell(page, 0)) == course[0]
+    assert installed(page)["line"] == line
+    expect(page.locator(SWITCH)).to_be_checked()
 
     # A stored file that cannot load: one clear line, the switch off, the stored work unchanged.
     bad = {
