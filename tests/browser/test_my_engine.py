@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from helpers import cell, output, run
 from playwright.sync_api import expect
 
@@ -171,29 +172,54 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     )
 
 
-def test_the_explorer_says_which_engine_it_shows(course_page, base_url):
+def probe(page, code):
+    """What `code` prints in the page's Python, in a namespace of its own."""
+    return page.evaluate(
+        """code => new Promise((resolve) => {
+          let text = "";
+          const { promise } = coursePython.run({ ns: "my-engine-probe", code, filename: "<probe>",
+            timeLimit: 60, onStream: (_, t) => { text += t; } });
+          promise.then((reply) => resolve(reply.ok ? text : JSON.stringify(reply)));
+        })""",
+        code,
+    ).strip()
+
+
+@pytest.mark.parametrize(
+    ("path", "says", "same"),
+    [
+        (
+            DAY10,
+            "My engine is on for the cells; the explorer shows the course engine.",
+            # the explorer's Values are the course's while the engine's are the learner's
+            "import explorer.graph, engine\nprint(explorer.graph.Value is engine.Value)",
+        ),
+        (
+            "lessons/day25_microgpt/",
+            "My engine is on for the cells; the model explorer runs on the course engine and"
+            " does not see a model the cells train on yours.",
+            # the model explorer reads the course's snapshots, not those the cells now take
+            "import explorer.model, engine.snapshot\n"
+            "print(explorer.model.learner is engine.snapshot.learner)",
+        ),
+    ],
+    ids=["graph explorer", "model explorer"],
+)
+def test_an_explorer_says_which_engine_it_shows(course_page, base_url, path, says, same):
     page = course_page
-    page.goto(base_url + DAY10)
+    page.goto(base_url + path)
     store_passed(
         page, {"day08_more_ops.py": (ROOT / "solutions" / "day08_more_ops.py").read_text()}
     )
-    note = page.locator("[data-role=my-engine-explorer]").first
+    note = page.locator("[data-role=my-engine-explorer]")
+    expect(note).to_have_count(1)
     expect(note).to_be_hidden()
+    assert probe(page, same) == "True"  # the course engine everywhere
     flip(page)
     expect(page.locator(PARTS)).to_contain_text("Value: yours (day 8)")
     expect(note).to_be_visible()
-    assert (
-        note.inner_text() == "My engine is on for the cells; the explorer shows the course engine."
-    )
-
-    # What the explorer really uses: the course's Value, while the engine's is now the learner's.
-    def module_of_value(module):
-        return page.evaluate(
-            "m => coursePython.call({module: m, name: 'Value.__module__.__str__', timeLimit: 30})",
-            module,
-        )
-
-    assert module_of_value("explorer.graph") == "engine.value"
-    assert module_of_value("engine") != "engine.value"
+    assert note.inner_text() == says
+    assert probe(page, same) == "False"
+    assert probe(page, "import engine\nprint(engine.Value.__module__)") != "engine.value"
     flip(page)
     expect(note).to_be_hidden()
