@@ -55,6 +55,24 @@ def printed(block):
     return "".join(block.locator("[data-output] pre").all_inner_texts())
 
 
+def probe(page, code, ns="my-engine-probe"):
+    """What `code` prints in the page's Python, in namespace `ns` (a page's: its cells')."""
+    return page.evaluate(
+        """([code, ns]) => new Promise((resolve) => {
+          let text = "";
+          const { promise } = coursePython.run({ ns, code, filename: "<probe>",
+            timeLimit: 60, onStream: (_, t) => { text += t; } });
+          promise.then((reply) => resolve(reply.ok ? text : JSON.stringify(reply)));
+        })""",
+        [code, ns],
+    ).strip()
+
+
+# The class of the Values of the model day 11's first cell built, in the page's namespace.
+MODEL_VALUE = "print(type(model.parameters()[0]).__module__)"
+LEARNERS = "my_engine_day08_more_ops"  # engine.mine's module of the learner's day 8 file
+
+
 def run_all(page, n):
     outputs = []
     for i in range(n):
@@ -110,6 +128,7 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
         assert f"{part}: yours (day {day})" in line, line
     assert installed(page)["line"] == line
     assert run_all(page, n) == course
+    assert probe(page, MODEL_VALUE, "lessons/day11_mlp") == LEARNERS
     note = cell(page, n - 1).locator(".course-output__my-engine").inner_text()
     assert re.fullmatch(
         r"On your engine this is expected to take about (\d+× as long as|as long as) on the"
@@ -123,6 +142,7 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     page.reload()
     expect(page.locator(SWITCH)).to_be_checked()
     assert run(cell(page, n - 1), timeout=120) == "done"
+    assert probe(page, MODEL_VALUE, "lessons/day11_mlp") == LEARNERS
     expect(page.locator(PARTS)).to_have_text(line)
     assert printed(cell(page, n - 1)) == course[n - 1]
     assert installed(page)["line"] == line
@@ -130,6 +150,7 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     page.evaluate("() => coursePython.restart()")
     assert run(cell(page, 0), timeout=120) == "done"
     assert printed(cell(page, 0)) == course[0]
+    assert probe(page, MODEL_VALUE, "lessons/day11_mlp") == LEARNERS
     assert installed(page)["line"] == line
     expect(page.locator(SWITCH)).to_be_checked()
 
@@ -164,25 +185,13 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
         before.pop(f"{PREFIX}setting/my-engine", None)
         assert after == before, what
         assert installed(page) is None, what
-    # The course engine is whole: the cells run as before.
+    # The course engine is whole: the cells run as before, on it.
     assert run_all(page, n) == course
+    assert probe(page, MODEL_VALUE, "lessons/day11_mlp") == "engine.value"
     assert (
         json.loads(page.evaluate(f"localStorage.getItem('{passed_key('day11_mlp.py')}')"))["code"]
         == (ROOT / "solutions" / "day11_mlp.py").read_text()
     )
-
-
-def probe(page, code):
-    """What `code` prints in the page's Python, in a namespace of its own."""
-    return page.evaluate(
-        """code => new Promise((resolve) => {
-          let text = "";
-          const { promise } = coursePython.run({ ns: "my-engine-probe", code, filename: "<probe>",
-            timeLimit: 60, onStream: (_, t) => { text += t; } });
-          promise.then((reply) => resolve(reply.ok ? text : JSON.stringify(reply)));
-        })""",
-        code,
-    ).strip()
 
 
 @pytest.mark.parametrize(
