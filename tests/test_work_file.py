@@ -315,3 +315,29 @@ def test_an_item_is_named_as_the_learner_knows_it():
         "Playground, cell 1",
         "Home, cell 3",
     ]
+
+
+def test_the_code_that_passed_and_the_my_engine_switch_travel_and_a_bad_one_is_refused():
+    passed = "exercise/day08_more_ops.py/passed"
+    got = js(f"""
+      storage.savePassed("day08_more_ops.py", "class Value: pass\\n");
+      put({EXERCISE!r}, {json.dumps(EDIT)});
+      storage.setMyEngineOn(true);
+      const text = JSON.stringify(t.exportWork({{ siteVersion: "0.1.0" }}));
+      const file = JSON.parse(text);
+      out([Object.keys(file.items).sort(), t.describeCounts(t.countItems(file.items))]);
+      out([t.describeItem({passed!r}), t.describeItem("setting/my-engine")]);
+      localStorage.items.clear();  // another browser
+      t.applyImport(t.planImport(t.readWorkFile(text).work));
+      out([storage.passedSources(), storage.isMyEngineOn(), storage.loadEdit(P + {EXERCISE!r}).code]);
+      out(t.readWorkFile(JSON.stringify({{ ...file, items: {{ {passed!r}: {{ code: 3 }} }} }})).error);
+      out(t.readWorkFile(JSON.stringify({{ ...file, items: {{ "setting/my-engine": "off" }} }})).error);
+    """)
+    (keys, said), names, (sources, on, edit), bad_code, bad_setting = got
+    assert keys == [EXERCISE, passed, "setting/my-engine"]
+    assert said == "1 edit, 0 exercises done, 0 answers"
+    assert names == ["day08_more_ops.py (the code that passed)", "the My engine switch"]
+    assert sources == {"day08_more_ops.py": "class Value: pass\n"}
+    assert on is True and edit == "x = 2"
+    assert "is not a passed exercise's code the course can read" in bad_code
+    assert "is not a setting the course can read" in bad_setting

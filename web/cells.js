@@ -134,6 +134,17 @@ class Cell {
     this.stoppedByLearner = false; // run by itself: no longer a cell to skip
     this.setState("waiting");
     this.output.clear();
+    // The page's engine first (myengine.js: the learner's, being installed or taken out).
+    const engineReady = this.ctx.hooks.beforeRun?.();
+    if (engineReady) {
+      this.runStatus.waiting("waiting for the engine to load…");
+      await engineReady;
+      if (this.stopped) {
+        this.output.note("Stopped.");
+        this.setState("idle");
+        return;
+      }
+    }
     for (const earlier of cells.slice(0, this.index)) {
       if (session(client, page).ran.has(earlier.index)) continue;
       if (earlier.stoppedByLearner) {
@@ -186,6 +197,8 @@ class Cell {
     const { client, page, ns } = this.ctx;
     this.setState("waiting");
     if (!keepOutput) this.output.clear();
+    const note = this.limit > DEFAULT_TIME_LIMIT ? this.ctx.hooks.longRunNote?.() : null;
+    if (note) this.output.note(note, "my-engine");
     const { job, promise } = client.run({
       ns,
       code: getText(this.view),
@@ -276,9 +289,18 @@ class Cell {
   }
 }
 
-/** Turn every cell under `root` into a live cell; returns the Cell objects. */
-export function mountCells(root, { client, page }) {
-  const ctx = { client, page, ns: page, cells: [] };
+/** Forget the namespace of every page run in this Python (the engine changed under them):
+ *  each page's cells run again, on the new engine, when next needed. */
+export function resetNamespaces(client) {
+  for (const page of sessions.keys()) client.resetNamespace(page);
+  sessions.clear();
+}
+
+/** Turn every cell under `root` into a live cell; returns the Cell objects.
+ *  `hooks` (filled by myengine.js): beforeRun() returns a promise to wait for before a run, or
+ *  nothing; longRunNote() a note for a cell with a long time limit (a training cell), or null. */
+export function mountCells(root, { client, page, hooks = {} }) {
+  const ctx = { client, page, ns: page, cells: [], hooks };
   root.querySelectorAll(".course-cell").forEach((el, i) => ctx.cells.push(new Cell(el, i, ctx)));
   return ctx.cells;
 }

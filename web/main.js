@@ -4,6 +4,7 @@
 
 import { PythonClient } from "./client.js";
 import { mountCells } from "./cells.js";
+import { mountMyEngine } from "./myengine.js";
 import { mountExercises } from "./exercises.js";
 import { mountStatus } from "./status.js";
 import { mountExplorerPage } from "./explorer/index.js";
@@ -93,7 +94,9 @@ function mount() {
   mountAccess(root); // names for math labels, keys for what scrolls (after the math is typeset)
   const page = pageKey();
   if (courseServer) mountAccount(root);
-  const cells = mountCells(root, { client, page });
+  const hooks = {}; // how the page's engine is chosen before a cell runs (myengine.js)
+  const cells = mountCells(root, { client, page, hooks });
+  mountMyEngine(root, { client, cells, hooks }); // before the explorers: they keep the course engine
   const exercises = mountExercises(root, { client, page, siteRoot });
   mountQuestions(root, { page });
   showProgress(root);

@@ -233,6 +233,45 @@ export function markDone(file) {
   write(`${exerciseKey(file)}/done`, "1");
 }
 
+/** Where the code of `file` that last passed its checks is kept: apart from the learner's edit
+ *  (exerciseKey), so neither ever changes the other. */
+export function passedKey(file) {
+  return `${exerciseKey(file)}/passed`;
+}
+
+/** Keep `code` as the code of `file` that passed its checks ("my engine" runs it). */
+export function savePassed(file, code) {
+  write(passedKey(file), JSON.stringify({ code, saved: Date.now() }));
+}
+
+/** The code of `file` that last passed its checks, or null. */
+export function loadPassed(file) {
+  return loadEdit(passedKey(file))?.code ?? null;
+}
+
+/** {exercise file: code that passed its checks} of every exercise passed in this browser. */
+export function passedSources() {
+  const sources = {};
+  for (const key of Object.keys(savedWork())) {
+    const file = /^exercise\/([^/]+)\/passed$/.exec(key)?.[1];
+    if (!file) continue;
+    const code = loadPassed(file);
+    if (code !== null) sources[file] = code;
+  }
+  return sources;
+}
+
+// The learner's "my engine" switch (web/myengine.js): "on", or no item when off.
+const MY_ENGINE_KEY = `${WORK_PREFIX}setting/my-engine`;
+
+export function isMyEngineOn() {
+  return read(MY_ENGINE_KEY) === "on";
+}
+
+export function setMyEngineOn(on) {
+  write(MY_ENGINE_KEY, on ? "on" : null);
+}
+
 /** Every item of the learner's work, {key after the course's prefix: stored text}: what this
  *  browser keeps, and what only this tab holds because storage refused it (so an export saves
  *  it too). Pending edits are written first. */

@@ -1,6 +1,6 @@
 // A file of the learner's work, so thirty days of it can move to another browser or outlive
-// this one's storage: "Export my work" writes every saved edit, answer, finished exercise and
-// finished explorer task to one JSON file; "Import my work" reads such a file whole, checks
+// this one's storage: "Export my work" writes every saved edit, answer, finished exercise (and the
+// code that passed it), finished explorer task and the My engine switch to one JSON file; "Import my work" reads such a file whole, checks
 // every item, plans a merge with what this browser holds, and writes it all or nothing. No DOM
 // here: the course map's buttons are transferui.js. Items are read and written through
 // storage.js.
@@ -42,6 +42,17 @@ function readTask(v) {
   return v === "done" ? { value: "done" } : { problem: 'it is not "done"' };
 }
 
+/** {code, saved}: the code of an exercise file that passed its checks (storage.js's savePassed). */
+function readPassed(v) {
+  if (!isPlain(v) || !isText(v.code)) return { problem: "its code is not text" };
+  if (!isTime(v.saved)) return { problem: "its saved time is not a time" };
+  return { value: { code: v.code, saved: v.saved } };
+}
+
+function readSetting(v) {
+  return v === "on" ? { value: "on" } : { problem: 'it is not "on"' };
+}
+
 // The kinds of item, by their key after the course's prefix (storage.js's cellKey and the rest).
 // Marks (an exercise passed, a guided task done) are stored as plain text; the rest as JSON.
 const KINDS = [
@@ -50,9 +61,17 @@ const KINDS = [
   { kind: "done", what: "a done mark", pattern: /^exercise\/([^/]+)\/done$/, read: readDone },
   { kind: "task", what: "a finished task", pattern: /^page\/(.+)\/task\/([^/]+)$/, read: readTask },
   { kind: "exercise", what: "an exercise edit", pattern: /^exercise\/([^/]+)$/, read: readEdit },
+  {
+    kind: "passed",
+    what: "a passed exercise's code",
+    pattern: /^exercise\/([^/]+)\/passed$/,
+    read: readPassed,
+  },
+  { kind: "setting", what: "a setting", pattern: /^setting\/(my-engine)$/, read: readSetting },
 ];
 
-const isMark = (kind) => kind === "done" || kind === "task";
+// A setting is on or absent, like a mark: importing turns it on, never off.
+const isMark = (kind) => kind === "done" || kind === "task" || kind === "setting";
 
 function kindOf(key) {
   for (const k of KINDS) {
@@ -79,6 +98,8 @@ export function describeItem(key) {
   if (k.kind === "answer") return `${pageName(a)}, question “${b}”`;
   if (k.kind === "done") return `${a} (done)`;
   if (k.kind === "task") return `${pageName(a)}, task “${b}” (done)`;
+  if (k.kind === "passed") return `${a} (the code that passed)`;
+  if (k.kind === "setting") return "the My engine switch";
   return a;
 }
 
@@ -108,7 +129,7 @@ export function countItems(items) {
     if (kind === "done") counts.done++;
     else if (kind === "task") counts.tasks++;
     else if (kind === "answer") counts.answers++;
-    else if (kind) counts.edits++;
+    else if (kind === "cell" || kind === "exercise") counts.edits++;
   }
   return counts;
 }

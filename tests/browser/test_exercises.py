@@ -7,11 +7,21 @@ import time
 import zipfile
 from pathlib import Path
 
-from helpers import PLAYGROUND, click_and_read_saved, editor_text, run_status, set_code, wait_state
+from helpers import (
+    PLAYGROUND,
+    click_and_read_saved,
+    editor_text,
+    run_status,
+    saved_code,
+    set_code,
+    wait_state,
+)
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE = "day05_add_mul.py"
+EDIT_KEY = f"derivative-to-gpt/v1/exercise/{FILE}"
+PASSED_KEY = f"derivative-to-gpt/v1/exercise/{FILE}/passed"
 
 
 def exercise(page):
@@ -39,12 +49,16 @@ def test_the_stub_fails_and_the_reference_passes(course_page, base_url):
     result = block.locator("[data-result]")
     assert "NotImplementedError" in result.inner_text() or "✗" in result.inner_text()
     assert block.locator("[data-result] li[data-passed='false']").count() >= 1
+    assert saved_code(page, PASSED_KEY) is None  # a failing file is not kept as passed
 
-    set_code(block, (ROOT / "solutions" / FILE).read_text())
+    solution = (ROOT / "solutions" / FILE).read_text()
+    set_code(block, solution)
     assert check(block) == "pass", block.locator("[data-result]").inner_text()
     assert block.locator("[data-result] li[data-passed='false']").count() == 0
     assert block.locator("[data-result] li[data-passed='true']").count() >= 1
     assert block.locator(".course-exercise__done").is_visible()
+    # The code that passed is kept apart from the edit (the "My engine" switch runs it).
+    assert saved_code(page, PASSED_KEY) == solution
 
     # The done flag and the edit survive a reload.
     page.wait_for_timeout(600)
@@ -52,6 +66,12 @@ def test_the_stub_fails_and_the_reference_passes(course_page, base_url):
     block = exercise(page)
     assert block.locator(".course-exercise__done").is_visible()
     assert "NotImplementedError" not in editor_text(block)
+
+    # A later edit is the learner's own: the code that passed stays as it was, and the reverse.
+    set_code(block, solution + "# tried something else\n")
+    page.wait_for_timeout(600)
+    assert saved_code(page, EDIT_KEY) == solution + "# tried something else\n"
+    assert saved_code(page, PASSED_KEY) == solution
 
 
 def test_hints_open_one_at_a_time(course_page, base_url):

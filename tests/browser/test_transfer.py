@@ -120,7 +120,9 @@ def test_export_then_import_moves_the_whole_work_to_a_fresh_browser(
     assert data["storageVersion"] == 1 and data["siteVersion"]
     assert "2 edits, 1 exercise done, 2 answers" in _status(page)
     mine = page.evaluate(_WORK)
-    assert len(mine) == 5 and CELL_KEY in mine and mine[DONE_KEY] == "1"
+    # Five items and the code that passed the exercise (the "My engine" switch runs it).
+    assert len(mine) == 6 and CELL_KEY in mine and mine[DONE_KEY] == "1"
+    assert json.loads(mine[f"{PREFIX}exercise/{FILE}/passed"])["code"] == solution
     assert sorted(data["items"]) == sorted(k.removeprefix(PREFIX) for k in mine)
 
     other = second_context.new_page()
@@ -130,10 +132,10 @@ def test_export_then_import_moves_the_whole_work_to_a_fresh_browser(
     assert done.inner_text() == "○"
     _choose(other, path)
     preview = _preview(other)
-    assert "5 new items" in preview.inner_text()
+    assert "6 new items" in preview.inner_text()
     assert other.evaluate("document.activeElement.id") == "course-transfer-title"
     preview.locator("[data-action=import-confirm]").click()
-    assert "Imported 5 items" in _status(other)
+    assert "Imported 6 items" in _status(other)
     # The map marks at once, with no reload.
     assert done.inner_text() == "✓"
     assert "1 of" in other.locator(".course-map__progress").inner_text()
