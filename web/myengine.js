@@ -243,6 +243,18 @@ export function mountMyEngine(root, { client, cells, hooks }) {
       el.before(note);
       return note;
     });
+    // A cell whose numbers describe the engine itself (```pyodide my_engine="...") says so.
+    for (const c of cells) {
+      const what = c.el.dataset.myEngine;
+      if (!what) continue;
+      const note = document.createElement("p");
+      note.className = "course-my-engine__explorer";
+      note.dataset.role = "my-engine-cell-note";
+      note.textContent = `With My engine on, this cell ${what}: its numbers are your engine's, not the page's.`;
+      note.hidden = true;
+      c.el.before(note);
+      notes.push(note);
+    }
     input.addEventListener("change", () => {
       setMyEngineOn(input.checked);
       if (!ensure()) show(on() ? (worker.report?.line ?? "") : "");

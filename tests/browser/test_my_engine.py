@@ -215,6 +215,8 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     ids=["graph explorer", "model explorer"],
 )
 def test_an_explorer_says_which_engine_it_shows(course_page, base_url, path, says, same):
+    # Day 25 also has a cell that counts the engine's own Values (my_engine="..." on the page).
+    counts = {DAY10: [], "lessons/day25_microgpt/": ["counts the Values your GPT builds"]}[path]
     page = course_page
     page.goto(base_url + path)
     store_passed(
@@ -228,7 +230,16 @@ def test_an_explorer_says_which_engine_it_shows(course_page, base_url, path, say
     expect(page.locator(PARTS)).to_contain_text("Value: yours (day 8)")
     expect(note).to_be_visible()
     assert note.inner_text() == says
+    cell_notes = page.locator("[data-role=my-engine-cell-note]")
+    expect(cell_notes).to_have_count(len(counts))
+    for i, what in enumerate(counts):
+        expect(cell_notes.nth(i)).to_be_visible()
+        assert cell_notes.nth(i).inner_text() == (
+            f"With My engine on, this cell {what}: its numbers are your engine's, not the page's."
+        )
     assert probe(page, same) == "False"
     assert probe(page, "import engine\nprint(engine.Value.__module__)") != "engine.value"
     flip(page)
     expect(note).to_be_hidden()
+    for i in range(len(counts)):
+        expect(cell_notes.nth(i)).to_be_hidden()
