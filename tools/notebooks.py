@@ -487,6 +487,11 @@ def notebook(page: Path, config: dict | None = None) -> dict:
         "Run the setup cell below first (it installs the course's `engine` package where it "
         "is missing), then run the cells in order."
     )
+    if meta["day"] >= MY_ENGINE_FIRST_DAY:
+        intro += (
+            " To run them on your own exercise files instead of the course's engine, set "
+            "`MY_ENGINE` in the cell after the setup cell to their folder."
+        )
     colab = colab_url(config, target(page).name)
     if colab:
         intro += f"\n\n[Open in Colab]({colab})"

@@ -265,10 +265,13 @@ MY_ENGINE_LINE = 'MY_ENGINE = None  # or "path/to/your/exercises"\n'
 def test_from_day_6_the_cell_after_setup_runs_the_notebook_on_my_engine(path):
     nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
     roles = [c["metadata"].get("course", {}).get("cell") for c in nb["cells"]]
+    intro = "".join(nb["cells"][0]["source"])
     if load(path).meta["day"] < 6:
         assert "my-engine" not in roles  # no whole Value of the learner's yet
+        assert "MY_ENGINE" not in intro
         return
     assert roles[1:3] == ["setup", "my-engine"]  # before any of the page's cells
+    assert "set `MY_ENGINE` in the cell after the setup cell" in intro
     assert MY_ENGINE_LINE in nb["cells"][2]["source"]
 
 
