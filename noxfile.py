@@ -165,6 +165,24 @@ def notebooks_run(session: nox.Session) -> None:
     session.run("pytest", "tests/notebooks", *session.posargs, env={"COURSE_NOTEBOOKS": "all"})
 
 
+@nox.session(name="my-engine-pyodide")
+def my_engine_pyodide(session: nox.Session) -> None:
+    """Compare every lesson's cells from day 6 on, under Pyodide, on solutions/ as my engine.
+
+    Each cell's printed numbers on the solutions as the learner's engine (engine.mine) against
+    the same cell on the course engine; `nox -s tests` runs days 6 to 19 of it.
+    """
+    session.install("-r", TESTS, "-r", DOCS)
+    session.install(".")  # the course plugin: the cells are read with the site's Markdown setup
+    npm_ci(session)
+    session.run(
+        "pytest",
+        "tests/pyodide/test_my_engine.py",
+        *session.posargs,
+        env={"COURSE_MY_ENGINE_DAYS": "all"},
+    )
+
+
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the course into site/ for SITE_URL, the address it will be published at."""

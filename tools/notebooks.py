@@ -28,6 +28,12 @@ A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab
   `published_url` from mkdocs.yml's `extra` when it is set; with no address it says how
   to install from a clone instead. No network, no address, plain `python`: a message,
   never a traceback.
+- **My engine cell.** From day 6 on (a learner has a whole `Value` by then), the cell after
+  the setup cell holds `MY_ENGINE = None`: set to a folder of the learner's exercise files
+  (`"."` for the ones this notebook's exercise cells saved), it installs them as the engine
+  (`engine.mine`) and prints which parts are the learner's; the cells after it then run on
+  that engine. A file that cannot be used, or a folder that is not there, is a one-line
+  message, never a traceback (`my_engine_cell`).
 - **Exercise cells.** A page's exercise block becomes its note and hints, the exercise file
   itself as a cell to fill in (`%%writefile`: running it saves the file), and a check cell
   that runs the page's public checks on that file (`grader.notebook`, from the public
@@ -39,8 +45,8 @@ A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab
 - **Open in Colab.** With `course_repository` (a public GitHub repository) set in
   mkdocs.yml's `extra`, the first cell links to the notebook in Colab; unset, no link.
 
-Every cell added or changed here carries `metadata.course.cell` ("setup", "exercise", "check"
-or "torch"): the page's own cells, as they are, carry none.
+Every cell added or changed here carries `metadata.course.cell` ("setup", "my-engine",
+"exercise", "check" or "torch"): the page's own cells, as they are, carry none.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ import yaml
 
 import course
 import questions
+from tools.my_engine import FIRST_DAY as MY_ENGINE_FIRST_DAY
 
 ROOT = course.ROOT
 LESSONS = course.LESSONS
@@ -370,6 +377,48 @@ else:
             print(f"Outside Jupyter, install them with:\n    python -m pip install {{wheels}}")'''
 
 
+def my_engine_cell() -> str:
+    """The cell that runs the notebook on the learner's own exercise files (days 6 on).
+
+    `MY_ENGINE = None` leaves the course engine (and turns a learner's engine off again);
+    a folder installs its day*.py files with `engine.mine.install` and prints the line that
+    says which parts are the learner's. Every way it can go wrong is one printed line."""
+    return r"""# My engine (optional): run the cells below on your own exercise files instead of the
+# course's engine. Set MY_ENGINE to their folder ("." for the files this notebook's exercises save).
+MY_ENGINE = None  # or "path/to/your/exercises"
+import sys
+from pathlib import Path
+
+if MY_ENGINE is None:
+    if "engine.mine" in sys.modules and sys.modules["engine.mine"].installed():
+        sys.modules["engine.mine"].uninstall()
+        print("My engine is off: the cells below run on the course engine again.")
+else:
+    folder = Path(MY_ENGINE).expanduser()
+    files = sorted(folder.glob("day*.py")) if folder.is_dir() else []
+    if not folder.is_dir():
+        print(f"My engine: there is no folder {MY_ENGINE!r} (looked in {Path.cwd()}): set "
+              "MY_ENGINE to the folder of your exercise files (day08_more_ops.py, ...), or to None.")
+    elif not files:
+        print(f"My engine: the folder {MY_ENGINE!r} has no exercise files (day08_more_ops.py, "
+              "...): set MY_ENGINE to the folder that holds them, or to None.")
+    else:
+        try:
+            from engine import mine
+            sources = {f.name: f.read_text(encoding="utf-8") for f in files}
+        except ImportError:
+            print("My engine needs the course's engine: run the setup cell above first.")
+        except (OSError, UnicodeError) as error:
+            print(f"My engine could not read your files ({error}): check them and run this again.")
+        else:
+            try:
+                print(mine.install(sources)["line"])
+            except mine.MyEngineError as error:
+                print(f"My engine is not on: {error}")
+            else:
+                print("Run the cells below: they use your engine now.")"""
+
+
 def with_site_address(text: str, site_url: str) -> str:
     """A notebook's JSON text with its setup cell set to install from `site_url`."""
     nb = json.loads(text)
@@ -438,6 +487,11 @@ def notebook(page: Path, config: dict | None = None) -> dict:
         "Run the setup cell below first (it installs the course's `engine` package where it "
         "is missing), then run the cells in order."
     )
+    if meta["day"] >= MY_ENGINE_FIRST_DAY:
+        intro += (
+            " To run them on your own exercise files instead of the course's engine, set "
+            "`MY_ENGINE` in the cell after the setup cell to their folder."
+        )
     colab = colab_url(config, target(page).name)
     if colab:
         intro += f"\n\n[Open in Colab]({colab})"
@@ -447,6 +501,8 @@ def notebook(page: Path, config: dict | None = None) -> dict:
     else:
         cells.insert(0, ("markdown", f"# {meta['title']}\n\n{intro}"))
     cells.insert(1, ("setup", setup_cell(config)))
+    if meta["day"] >= MY_ENGINE_FIRST_DAY:
+        cells.insert(2, ("my-engine", my_engine_cell()))
     expanded = []
     for kind, text in cells:
         if kind == "markdown":

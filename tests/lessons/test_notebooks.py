@@ -155,6 +155,8 @@ def test_setup_first_then_each_exercise_as_a_cell_and_its_check(path):
     }
     page = load(path)
     expected = [("setup", None)]
+    if page.meta["day"] >= notebooks.MY_ENGINE_FIRST_DAY:
+        expected.append(("my-engine", notebooks.my_engine_cell()))
     for block in page.exercises:
         stub = (notebooks.EXERCISES / block["file"]).read_text(encoding="utf-8")
         expected += [
@@ -254,3 +256,81 @@ def test_a_pytorch_cell_without_torch_says_how_to_get_it_and_run_all_goes_on(pat
     assert run.returncode == 0 and run.stderr == "", run.stderr
     assert run.stdout == notebooks.TORCH_MISSING + "\nthe next cell runs\n"
     assert "pip install torch" in run.stdout and "Colab has it" in run.stdout
+
+
+MY_ENGINE_LINE = 'MY_ENGINE = None  # or "path/to/your/exercises"\n'
+
+
+@pytest.mark.parametrize("path", PAGES, ids=IDS)
+def test_from_day_6_the_cell_after_setup_runs_the_notebook_on_my_engine(path):
+    nb = json.loads(notebooks.target(path).read_text(encoding="utf-8"))
+    roles = [c["metadata"].get("course", {}).get("cell") for c in nb["cells"]]
+    intro = "".join(nb["cells"][0]["source"])
+    if load(path).meta["day"] < 6:
+        assert "my-engine" not in roles  # no whole Value of the learner's yet
+        assert "MY_ENGINE" not in intro
+        return
+    assert roles[1:3] == ["setup", "my-engine"]  # before any of the page's cells
+    assert "set `MY_ENGINE` in the cell after the setup cell" in intro
+    assert MY_ENGINE_LINE in nb["cells"][2]["source"]
+
+
+def test_the_my_engine_cell_installs_a_folder_and_says_clearly_what_went_wrong(tmp_path):
+    """The cell run as a learner runs it (one namespace, as Jupyter), MY_ENGINE set in turn to
+    solutions/, back to None, a folder that is not there, an empty one, a broken file."""
+    nb = json.loads(notebooks.target(PAGES[5]).read_text(encoding="utf-8"))
+    source = "".join(nb["cells"][2]["source"])
+    assert MY_ENGINE_LINE in source
+    empty, broken = tmp_path / "empty", tmp_path / "broken"
+    empty.mkdir()
+    broken.mkdir()
+    (broken / "day08_more_ops.py").write_text("class Value(\n", encoding="utf-8")
+
+    def setting(folder):
+        return source.replace(MY_ENGINE_LINE, f"MY_ENGINE = {folder!r}\n")
+
+    check = "import engine\nprint('Value from', engine.Value.__module__)"
+    cells = [
+        setting(None),
+        setting(str(notebooks.ROOT / "solutions")),
+        check,
+        setting(None),
+        check,
+        setting(str(tmp_path / "nowhere")),
+        setting(str(empty)),
+        setting(str(broken)),
+        check,
+    ]
+    runner = (
+        "import json, sys\nns = {}\n"
+        "for source in json.load(open(sys.argv[1])):\n"
+        "    exec(compile(source, 'cell', 'exec'), ns)\n"
+        "    print('---', flush=True)\n"
+    )
+    cells_file = tmp_path / "cells.json"
+    cells_file.write_text(json.dumps(cells), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-c", runner, str(cells_file)],
+        capture_output=True,
+        text=True,
+        cwd=notebooks.ROOT,  # where `engine` is importable, as after the setup cell
+        timeout=120,
+    )
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    off, on, mine, off_again, course_again, nowhere, no_files, bad, still = (
+        out.strip() for out in run.stdout.split("---\n")[:-1]
+    )
+    assert off == ""  # left at None: nothing to say, the course engine
+    line, then = on.splitlines()
+    assert line.startswith("Value: yours (day 8)") and "MLP: yours (day 11)" in line
+    assert then == "Run the cells below: they use your engine now."
+    assert mine == "Value from my_engine_day08_more_ops"
+    assert off_again == "My engine is off: the cells below run on the course engine again."
+    assert course_again == "Value from engine.value"
+    assert nowhere.startswith(f"My engine: there is no folder {str(tmp_path / 'nowhere')!r}")
+    assert "set MY_ENGINE to the folder of your exercise files" in nowhere
+    assert no_files.startswith(f"My engine: the folder {str(empty)!r} has no exercise files")
+    assert bad.startswith("My engine is not on: day08_more_ops.py has a syntax error on line")
+    for message in (nowhere, no_files, bad):
+        assert len(message.splitlines()) == 1 and "Traceback" not in message
+    assert still == "Value from engine.value"  # a file that cannot be used changes nothing

@@ -55,11 +55,16 @@ def extract_cells(page: Path) -> list[dict]:
 
 def run_pages_in_node(pages: list[Path], tmp: Path) -> dict[str, list[dict]]:
     """{page stem: [each cell's result]} from run_cells.mjs (skips without Node.js)."""
+    return run_cells_in_node([{"page": p.stem, "cells": extract_cells(p)} for p in pages], tmp)
+
+
+def run_cells_in_node(pages: list[dict], tmp: Path) -> dict[str, list[dict]]:
+    """{page: [each cell's result]} of run_cells.mjs on `pages` ([{page, cells: [{code,
+    timeout}]}]), each page's cells in one namespace (skips without Node.js)."""
     if NODE is None:
         pytest.skip("no `node` on PATH: install Node.js 20+ (apt-get install -y nodejs npm)")
     if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
         pytest.fail("node_modules/pyodide is missing: run `npm ci` first")
-    pages = [{"page": p.stem, "cells": extract_cells(p)} for p in pages]
     (tmp / "pages.json").write_text(json.dumps(pages))
     proc = subprocess.run(
         [
