@@ -20,6 +20,7 @@ import { SavedEdit } from "./saved.js";
 import { cellKey } from "./storage.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
+const MAX_TIME_LIMIT = 3600; // the most a page may give (hooks/fences.py's MAX_TIMEOUT)
 const FIRST_LINE_CHARS = 40; // a cell is named by its first line, cut to this length
 
 // page -> {generation, ran: Set<cell index>}: which cells this Python session has run.
@@ -199,11 +200,13 @@ class Cell {
     if (!keepOutput) this.output.clear();
     const note = this.limit > DEFAULT_TIME_LIMIT ? this.ctx.hooks.longRunNote?.() : null;
     if (note) this.output.note(note, "my-engine");
+    // On the learner's engine (slower: myengine.js) a cell gets longer before its limit stops it.
+    const limit = Math.min(this.limit * (this.ctx.hooks.timeFactor?.() ?? 1), MAX_TIME_LIMIT);
     const { job, promise } = client.run({
       ns,
       code: getText(this.view),
       filename: `<cell ${this.index + 1}>`,
-      timeLimit: this.limit,
+      timeLimit: limit,
       owner: { label: this.name(), page },
       onProgress: (progress) => {
         if (progress.state === "running") this.setState("running");
@@ -229,7 +232,7 @@ class Cell {
         this.stoppedByLearner = true;
         this.stopReason = reply.reason;
       }
-      this.output.note(describeStop(reply, this.limit), "stopped");
+      this.output.note(describeStop(reply, limit), "stopped");
       this.setState("idle");
     } else {
       this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
@@ -298,7 +301,8 @@ export function resetNamespaces(client) {
 
 /** Turn every cell under `root` into a live cell; returns the Cell objects.
  *  `hooks` (filled by myengine.js): beforeRun() returns a promise to wait for before a run, or
- *  nothing; longRunNote() a note for a cell with a long time limit (a training cell), or null. */
+ *  nothing; longRunNote() a note for a cell with a long time limit (a training cell), or null;
+ *  timeFactor() how many times its time limit a cell gets now (1 on the course engine). */
 export function mountCells(root, { client, page, hooks = {} }) {
   const ctx = { client, page, ns: page, cells: [], hooks };
   root.querySelectorAll(".course-cell").forEach((el, i) => ctx.cells.push(new Cell(el, i, ctx)));

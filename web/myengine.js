@@ -23,6 +23,10 @@ import { isMyEngineOn, passedSources, setMyEngineOn } from "./storage.js";
 const FIRST_DAY = 6; // the first lesson whose cells use the engine a learner wrote
 const INSTALL_LIMIT = 10; // seconds: a file whose loading takes longer never ends
 const SPEED_LIMIT = 30;
+// How many times its time limit a cell gets on the learner's engine. speed_ratio measures a
+// small MLP step (2 to 3 times slower); a GPT built from the learner's own softmax and
+// cross-entropy, op by op, runs up to about 9 times slower than the course's fused ones.
+const SLOWER = 10;
 const OWNER = { label: "my engine" }; // a cell waiting behind it says so
 
 // What the worker holds now. `generation`: the client's generation it was installed in (a
@@ -159,7 +163,7 @@ function longRunNote(on) {
   if (!on() || !worker.report || !worker.ratio) return null;
   const times = Math.round(worker.ratio);
   const how = times > 1 ? `about ${times}× as long as` : "about as long as";
-  return `On your engine this is expected to take ${how} on the course engine; Stop ends it.`;
+  return `On your engine this is expected to take ${how} on the course engine (more where your own softmax and cross-entropy run); Stop ends it.`;
 }
 
 /** The page's day (its badge), or null for a page that is not a lesson. */
@@ -212,6 +216,7 @@ export function mountMyEngine(root, { client, cells, hooks }) {
   };
   hooks.beforeRun = ensure;
   hooks.longRunNote = () => longRunNote(on);
+  hooks.timeFactor = () => (on() && worker.report ? SLOWER : 1);
 
   if (hasSwitch) {
     const box = document.createElement("div");

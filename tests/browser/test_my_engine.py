@@ -132,7 +132,7 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     note = cell(page, n - 1).locator(".course-output__my-engine").inner_text()
     assert re.fullmatch(
         r"On your engine this is expected to take about (\d+× as long as|as long as) on the"
-        r" course engine; Stop ends it\.",
+        r" course engine \(more where your own softmax and cross-entropy run\); Stop ends it\.",
         note,
     ), note
     assert cell(page, 0).locator(".course-output__my-engine").count() == 0  # not a training cell
@@ -146,6 +146,14 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     expect(page.locator(PARTS)).to_have_text(line)
     assert printed(cell(page, n - 1)) == course[n - 1]
     assert installed(page)["line"] == line
+    # On the learner's engine a cell gets ten times its time limit (it runs slower).
+    page.evaluate(
+        """() => { window.limits = []; const run = coursePython.run.bind(coursePython);
+                   coursePython.run = (o) => { window.limits.push(o.timeLimit); return run(o); }; }"""
+    )
+    assert run(cell(page, 0), timeout=120) == "done"
+    assert run(cell(page, n - 1), timeout=120) == "done"
+    assert page.evaluate("window.limits") == [600, 1200]
     # Python restarted (a Stop that could not interrupt): the next run installs it again first.
     page.evaluate("() => coursePython.restart()")
     assert run(cell(page, 0), timeout=120) == "done"
@@ -185,8 +193,10 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
         before.pop(f"{PREFIX}setting/my-engine", None)
         assert after == before, what
         assert installed(page) is None, what
-    # The course engine is whole: the cells run as before, on it.
+    # The course engine is whole: the cells run as before, on it, with their own time limits.
+    page.evaluate("() => { window.limits = []; }")
     assert run_all(page, n) == course
+    assert page.evaluate("window.limits") == [60] * (n - 1) + [120]
     assert probe(page, MODEL_VALUE, "lessons/day11_mlp") == "engine.value"
     assert (
         json.loads(page.evaluate(f"localStorage.getItem('{passed_key('day11_mlp.py')}')"))["code"]
