@@ -964,7 +964,9 @@ def parts_line(rows):
             if row.get("lent"):
                 text += f", with {' and '.join(row['lent'])} from the course engine"
         else:
-            text = f"{row['part']}: course engine — pass day {row['day']} to use yours"
+            # Why a file that was there is not used ("day14_optimizers.py is not finished");
+            # with no file, which day to pass.
+            text = f"{row['part']}: course engine — {row['why']}"
         items.append(text)
     return " · ".join(items)
 

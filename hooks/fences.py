@@ -1,9 +1,10 @@
 """The custom superfences of the course's Markdown.
 
 ```pyodide            a runnable cell; optional: ```pyodide timeout="600" (seconds), and
-                      my_engine="what it shows on the learner's engine" on a cell whose
-                      numbers describe the engine itself (a node count), so they differ
-                      with "my engine" on (engine/mine.py); the page says so then
+                      my_engine="<part>: what it shows on the learner's engine" on a cell
+                      whose output describes that part of the engine itself (a node count),
+                      so it differs once the part is the learner's (engine/mine.py); the
+                      page says so then
 ```exercise           an exercise block; the body is YAML:
     file: day05_add_mul.py
     hints:
@@ -31,9 +32,13 @@ from model_fence import former_model_fence, model_fence
 from pymdownx.superfences import SuperFencesException
 from question_fence import question_fence
 
+from engine.mine import PARTS
+
 __all__ = ["custom_fences", "ExerciseError"]
 
 MAX_TIMEOUT = 3600
+# The parts a learner's own code can replace: a cell's my_engine="<part>: ..." names one.
+MY_ENGINE_PARTS = frozenset(part.name for part in PARTS)
 
 log = logging.getLogger("mkdocs.hooks.course_site")
 
@@ -51,12 +56,15 @@ def validate_cell(language, inputs, options, attrs, md):
     else is a mistake."""
     for key, value in inputs.items():
         if key == "my_engine":
-            if not value.strip():
+            part, _, what = value.partition(":")
+            if part.strip() not in MY_ENGINE_PARTS or not what.strip():
                 raise ExerciseError(
-                    'pyodide cell: my_engine="..." says what the cell shows on the learner\'s '
-                    "own engine; it cannot be empty"
+                    f'pyodide cell: my_engine="{value}" must be "<part>: <what the cell shows '
+                    "on the learner's engine>\", with a part of engine/mine.py's PARTS: "
+                    + ", ".join(sorted(MY_ENGINE_PARTS))
                 )
-            options["my_engine"] = value.strip()
+            options["my_engine"] = what.strip()
+            options["my_engine_part"] = part.strip()
             continue
         if key != "timeout":
             raise ExerciseError(
@@ -80,6 +88,7 @@ def format_cell(source, language, class_name, options, md, **kwargs):
     data = f' data-timeout="{timeout}"' if timeout else ""
     if options.get("my_engine"):
         data += f' data-my-engine="{html.escape(options["my_engine"], quote=True)}"'
+        data += f' data-my-engine-part="{html.escape(options["my_engine_part"], quote=True)}"'
     return f'<div class="course-cell" data-cell data-state="idle"{data}>{_code_block(source)}</div>'
 
 

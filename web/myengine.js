@@ -18,7 +18,7 @@
 // explorer says so.
 
 import { resetNamespaces } from "./cells.js";
-import { isMyEngineOn, passedSources, setMyEngineOn } from "./storage.js";
+import { isMyEngineOn, PASSED_EVENT, passedSources, setMyEngineOn } from "./storage.js";
 
 const FIRST_DAY = 6; // the first lesson whose cells use the engine a learner wrote
 const INSTALL_LIMIT = 10; // seconds: a file whose loading takes longer never ends
@@ -31,8 +31,10 @@ const OWNER = { label: "my engine" }; // a cell waiting behind it says so
 
 // What the worker holds now. `generation`: the client's generation it was installed in (a
 // restarted worker has the course engine again); `report`: install's answer.
-const worker = { generation: -1, report: null, ratio: null, explorers: new Set() };
+const worker = { generation: -1, report: null, ratio: null, explorers: new Set(), sources: "" };
 let busy = null; // the change under way (a promise), if any
+let onPassed = () => {}; // the page shown now: what it does when an exercise passes
+document.addEventListener(PASSED_EVENT, () => onPassed());
 
 // The explorers' modules, imported (on the course engine) before an install: a cheap call each.
 const EXPLORERS = [
@@ -42,6 +44,11 @@ const EXPLORERS = [
 
 function installedNow(client) {
   return worker.generation === client.generation && worker.report !== null;
+}
+
+/** Whether the passed files changed since the install (an exercise passed since). */
+function passedSince() {
+  return worker.sources !== JSON.stringify(passedSources());
 }
 
 /** The learner's message out of MyEngineError's traceback, else null. */
@@ -114,15 +121,17 @@ async function change(client, want, explorers) {
       });
       worker.explorers.add(e.module);
     }
+    const sources = passedSources();
     const report = await client.call({
       module: "engine.mine",
       name: "install",
-      args: [passedSources()],
+      args: [sources],
       timeLimit: INSTALL_LIMIT,
       owner: OWNER,
     });
     worker.generation = client.generation;
     worker.report = report;
+    worker.sources = JSON.stringify(sources);
     worker.ratio = null;
     resetNamespaces(client);
     try {
@@ -187,7 +196,12 @@ export function mountMyEngine(root, { client, cells, hooks }) {
     if (!parts) return;
     parts.textContent = line;
     parts.hidden = !line;
-    for (const note of notes) note.hidden = !(input.checked && line && worker.report);
+    for (const note of notes) {
+      // A cell's note only once the part it is about is the learner's (else it prints the page's).
+      const part = note.dataset.part;
+      const yours = !part || worker.report?.parts?.some((row) => row.part === part && row.yours);
+      note.hidden = !(input.checked && line && worker.report && yours);
+    }
   };
 
   /** Bring the worker to what this page wants; a promise when that takes a call, else null. */
@@ -195,7 +209,7 @@ export function mountMyEngine(root, { client, cells, hooks }) {
     if (busy) return busy.then(() => ensure()); // the page may want another state by then
     const want = on();
     const ready = want
-      ? installedNow(client) && explorers.every((e) => worker.explorers.has(e.module))
+      ? installedNow(client) && !passedSince() && explorers.every((e) => worker.explorers.has(e.module))
       : !installedNow(client);
     if (ready) return null;
     if (input) {
@@ -255,7 +269,8 @@ export function mountMyEngine(root, { client, cells, hooks }) {
       const note = document.createElement("p");
       note.className = "course-my-engine__explorer";
       note.dataset.role = "my-engine-cell-note";
-      note.textContent = `With My engine on, this cell ${what}: its numbers are your engine's, not the page's.`;
+      note.dataset.part = c.el.dataset.myEnginePart ?? "";
+      note.textContent = `With My engine on, this cell ${what}, so what it prints differs from the page.`;
       note.hidden = true;
       c.el.before(note);
       notes.push(note);
@@ -266,6 +281,10 @@ export function mountMyEngine(root, { client, cells, hooks }) {
     });
     if (installedNow(client) && on()) show(worker.report.line);
   }
+  // An exercise passed on this page joins the engine at once (install again with it).
+  onPassed = () => {
+    if (on()) ensure();
+  };
   // The page's engine at once: the parts line shows, and the first Run finds it ready.
   if (on() || installedNow(client)) ensure();
 }

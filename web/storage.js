@@ -242,7 +242,11 @@ export function passedKey(file) {
 /** Keep `code` as the code of `file` that passed its checks ("my engine" runs it). */
 export function savePassed(file, code) {
   write(passedKey(file), JSON.stringify({ code, saved: Date.now() }));
+  globalThis.document?.dispatchEvent(new CustomEvent(PASSED_EVENT, { detail: { file } }));
 }
+
+/** The event on `document` when an exercise's passing code is saved (myengine.js listens). */
+export const PASSED_EVENT = "course-exercise-passed";
 
 /** The code of `file` that last passed its checks, or null. */
 export function loadPassed(file) {

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import cell, output, run
+from helpers import cell, output, run, set_code, wait_state
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,10 +119,19 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     expect(switch).not_to_be_checked()
     assert installed(page) is None
 
-    # Days 8, 10 and 11 passed: the cells run again on them, with the same outputs.
-    store_passed(page, {f: (ROOT / "solutions" / f).read_text() for f in PASSED})
+    # Days 8 and 10 passed, then day 11 passed on this page with the switch on: it joins at
+    # once (the line and the cells), with no need to flip the switch again.
+    store_passed(page, {f: (ROOT / "solutions" / f).read_text() for f in PASSED[:2]})
     flip(page)
     expect(switch).to_be_checked()
+    expect(page.locator(PARTS)).to_contain_text("MLP: course engine — pass day 11")
+    block = page.locator("[data-exercise='day11_mlp.py']")
+    set_code(block, (ROOT / "solutions" / "day11_mlp.py").read_text())
+    block.locator("[data-action=check]").click()
+    wait_state(block, ("pass", "fail"), timeout=90)
+    assert block.get_attribute("data-state") == "pass"
+    expect(page.locator(PARTS)).to_contain_text("MLP: yours (day 11)", timeout=60_000)
+    expect(switch).to_be_enabled(timeout=60_000)
     line = page.locator(PARTS).inner_text()
     for part, day in (("Value", 8), ("Neuron", 10), ("MLP", 11)):
         assert f"{part}: yours (day {day})" in line, line
@@ -229,9 +238,9 @@ def test_an_explorer_says_which_engine_it_shows(course_page, base_url, path, say
     counts = {DAY10: [], "lessons/day25_microgpt/": ["counts the Values your GPT builds"]}[path]
     page = course_page
     page.goto(base_url + path)
-    store_passed(
-        page, {"day08_more_ops.py": (ROOT / "solutions" / "day08_more_ops.py").read_text()}
-    )
+    # Day 25's note shows once its part (the GPT) is the learner's: day 25 passed too.
+    files = ["day08_more_ops.py"] + (["day25_microgpt.py"] if counts else [])
+    store_passed(page, {f: (ROOT / "solutions" / f).read_text() for f in files})
     note = page.locator("[data-role=my-engine-explorer]")
     expect(note).to_have_count(1)
     expect(note).to_be_hidden()
@@ -245,7 +254,7 @@ def test_an_explorer_says_which_engine_it_shows(course_page, base_url, path, say
     for i, what in enumerate(counts):
         expect(cell_notes.nth(i)).to_be_visible()
         assert cell_notes.nth(i).inner_text() == (
-            f"With My engine on, this cell {what}: its numbers are your engine's, not the page's."
+            f"With My engine on, this cell {what}, so what it prints differs from the page."
         )
     assert probe(page, same) == "False"
     assert probe(page, "import engine\nprint(engine.Value.__module__)") != "engine.value"
@@ -253,3 +262,11 @@ def test_an_explorer_says_which_engine_it_shows(course_page, base_url, path, say
     expect(note).to_be_hidden()
     for i in range(len(counts)):
         expect(cell_notes.nth(i)).to_be_hidden()
+    if counts:
+        # Without day 25 passed, the GPT is the course's: the cell prints the page's number.
+        page.evaluate(f"localStorage.removeItem('{passed_key('day25_microgpt.py')}')")
+        flip(page)
+        expect(page.locator(PARTS)).to_contain_text("GPT: course engine — pass day 25")
+        expect(note).to_be_visible()
+        expect(cell_notes.nth(0)).to_be_hidden()
+        flip(page)

@@ -38,12 +38,21 @@ def extract_cells(page: Path) -> list[dict]:
         options.update(inputs)
         return True
 
+    def any_options(language, inputs, options, attrs, md):
+        return True  # the site's own validators check them (an explorer's values="...")
+
     configs = {k: dict(v) for k, v in config.mdx_configs.items()}
     configs["pymdownx.superfences"] = {
         **configs.get("pymdownx.superfences", {}),
         "custom_fences": [
             {"name": "pyodide", "class": "x", "format": collect, "validator": keep_timeout},
-            {"name": "exercise", "class": "x", "format": lambda *a, **k: ""},
+            # The site's other fences, with their options: superfences would otherwise not
+            # take a fence with options (```explorer values="...") as one, and the cell after
+            # it would be lost.
+            *(
+                {"name": name, "class": "x", "format": lambda *a, **k: "", "validator": any_options}
+                for name in ("exercise", "question", "explorer", "model-explorer", "torch")
+            ),
         ],
     }
     body, _meta = get_data(page.read_text(encoding="utf-8"))
