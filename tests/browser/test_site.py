@@ -120,15 +120,16 @@ def test_a_bad_block_stops_the_build_with_a_clear_message():
     # The message lists the options there are (a cell takes two since my engine came).
     with pytest.raises(ExerciseError, match='the options are timeout="<seconds>" and my_engine='):
         validate_cell("pyodide", {"hidden": "1"}, {}, {}, None)
-    with pytest.raises(ExerciseError, match="cannot be empty"):
-        validate_cell("pyodide", {"my_engine": " "}, {}, {}, None)
+    for bad in (" ", "counts the nodes", "Gadget: counts the nodes", "GPT: "):
+        with pytest.raises(ExerciseError, match="with a part of engine/mine.py's PARTS: GPT, MLP"):
+            validate_cell("pyodide", {"my_engine": bad}, {}, {}, None)
     options = {}
     assert validate_cell("pyodide", {"timeout": "600"}, options, {}, None)
     assert options == {"timeout": "600"}
     options = {}
-    assert validate_cell("pyodide", {"my_engine": 'counts "your" nodes'}, options, {}, None)
+    assert validate_cell("pyodide", {"my_engine": 'GPT: counts "your" nodes'}, options, {}, None)
     html = format_cell("print(1)", "pyodide", "", options, None)
-    assert 'data-my-engine="counts &quot;your&quot; nodes"' in html
+    assert 'data-my-engine="counts &quot;your&quot; nodes" data-my-engine-part="GPT"' in html
     with pytest.raises(ExerciseError, match="file: dayNN_slug.py"):
         _parse_exercise("hints: [a]")
     with pytest.raises(ExerciseError, match="list of strings"):
