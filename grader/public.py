@@ -14,8 +14,10 @@ this module imports nothing of the trusted side: it runs where learners can read
     # -> [{"name": "...", "passed": True, "message": "passed"}, ...]
 """
 
+import contextlib
 import functools
 import json
+import sys
 import types
 from pathlib import Path
 
@@ -60,7 +62,15 @@ def run_public_checks(exercise_id, source):
 
     For the browser: the learner's own code in the learner's own tab. Graded
     submissions go through `python -m grader`, which runs every case in a sandbox.
+    With "my engine" on for the cells (engine/mine.py), the checks still run on the course
+    engine: the page's Check and a notebook's check cell grade what the grader grades.
     """
+    mine = sys.modules.get("engine.mine")
+    with mine.course_engine() if mine is not None else contextlib.nullcontext():
+        return _run_public_checks(exercise_id, source)
+
+
+def _run_public_checks(exercise_id, source):
     items = _items(exercise_id)
     runner = runner_module(exercise_id)
     module = types.ModuleType(exercise_id[:-3])

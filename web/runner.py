@@ -18,7 +18,6 @@ are JSON text, so no proxy crosses over.
 
 import ast
 import builtins
-import contextlib
 import importlib.util
 import json
 import linecache
@@ -216,10 +215,7 @@ def check_exercise(exercise_id, source):
     try:
         from grader.public import run_public_checks
 
-        # With "my engine" on for the cells, Check still grades on the course engine.
-        mine = sys.modules.get("engine.mine")
-        with mine.course_engine() if mine is not None else contextlib.nullcontext():
-            checks = run_public_checks(exercise_id, source)
+        checks = run_public_checks(exercise_id, source)  # on the course engine, always
         checks = [
             {
                 "name": str(c["name"]),

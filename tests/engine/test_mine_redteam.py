@@ -142,6 +142,25 @@ def test_check_grades_on_the_course_engine_while_my_engine_is_installed(
     assert Value.__module__ == "my_engine_day08_more_ops"
 
 
+def test_a_notebooks_check_cell_grades_on_the_course_engine_too(
+    my_engine, tmp_path, monkeypatch, capsys
+):
+    """grader.notebook.check, like the page's Check, runs grader.public on the course engine."""
+    from grader.notebook import check
+
+    public_checks(tmp_path, monkeypatch, "day10_neuron.py")
+    (tmp_path / "day10_neuron.py").write_text(SOLUTIONS["day10_neuron.py"])
+    check("day10_neuron.py", tmp_path)
+    before = capsys.readouterr().out
+    assert "✗" not in before and "passed" in before, before
+    mutant = SOLUTIONS["day08_more_ops.py"].replace(
+        MUL_BACKWARD, MUL_BACKWARD.replace("other.data * ", "")
+    )
+    my_engine(with_file("day08_more_ops.py", mutant))
+    check("day10_neuron.py", tmp_path)
+    assert capsys.readouterr().out == before
+
+
 def test_the_course_engines_own_imports_may_write_their_bytecode(tmp_path):
     # A learner's Python writes .pyc files (these tests' does not): the guard lets the
     # import system write them while the files load.
