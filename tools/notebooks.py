@@ -384,7 +384,9 @@ def my_engine_cell() -> str:
     a folder installs its day*.py files with `engine.mine.install` and prints the line that
     says which parts are the learner's. Every way it can go wrong is one printed line."""
     return r"""# My engine (optional): run the cells below on your own exercise files instead of the
-# course's engine. Set MY_ENGINE to their folder ("." for the files this notebook's exercises save).
+# course's engine. Set MY_ENGINE to a folder that holds all of them (day08_more_ops.py, ...):
+# files whose check cells pass (a file is used once it runs, checked or not). In Colab, upload
+# them first. Your engine is slower than the course's, so training cells take longer.
 MY_ENGINE = None  # or "path/to/your/exercises"
 import sys
 from pathlib import Path
@@ -416,7 +418,8 @@ else:
             except mine.MyEngineError as error:
                 print(f"My engine is not on: {error}")
             else:
-                print("Run the cells below: they use your engine now.")"""
+                print("Run the cells below: they use your engine now (each check cell "
+                      "still grades on the course engine).")"""
 
 
 def with_site_address(text: str, site_url: str) -> str:
@@ -489,8 +492,8 @@ def notebook(page: Path, config: dict | None = None) -> dict:
     )
     if meta["day"] >= MY_ENGINE_FIRST_DAY:
         intro += (
-            " To run them on your own exercise files instead of the course's engine, set "
-            "`MY_ENGINE` in the cell after the setup cell to their folder."
+            " To run them on your own exercise files instead of the course's engine (optional, "
+            "and slower), set `MY_ENGINE` in the cell after the setup cell to their folder."
         )
     colab = colab_url(config, target(page).name)
     if colab:

@@ -27,6 +27,7 @@ const SPEED_LIMIT = 30;
 // small MLP step (2 to 3 times slower); a GPT built from the learner's own softmax and
 // cross-entropy, op by op, runs up to about 9 times slower than the course's fused ones.
 const SLOWER = 10;
+const FINE_GRAINED = new Set(["softmax and cross-entropy", "attention", "RMSNorm", "GPT"]);
 const OWNER = { label: "my engine" }; // a cell waiting behind it says so
 
 // What the worker holds now. `generation`: the client's generation it was installed in (a
@@ -66,9 +67,8 @@ function engineError(err) {
 function failureLine(err, restarted) {
   const message = engineError(err);
   if (message) {
-    const day = /day(\d+)_/.exec(message);
-    const whose = day ? `Your day ${Number(day[1])} file` : "Your engine";
-    return `${whose} did not load: ${message} My engine stays off.`;
+    // engine.mine's message names the file; "(or in the file)" is for a notebook's files.
+    return `${message.replace(" (or in the file)", "")} My engine stays off.`;
   }
   const stopped =
     restarted || err?.type === "KeyboardInterrupt" || /KeyboardInterrupt/.test(err?.message ?? "");
@@ -170,9 +170,13 @@ async function change(client, want, explorers) {
 /** The note of a long (training) cell run on the learner's engine, or null. */
 function longRunNote(on) {
   if (!on() || !worker.report || !worker.ratio) return null;
-  const times = Math.round(worker.ratio);
-  const how = times > 1 ? `about ${times}× as long as` : "about as long as";
-  return `On your engine this is expected to take ${how} on the course engine (more where your own softmax and cross-entropy run); Stop ends it.`;
+  const times = Math.round(worker.ratio * 10) / 10;
+  const how = times >= 1.2 ? `about ${times}× as long as` : "about as long as";
+  // The ratio is measured on a small MLP; a learner's softmax, attention or GPT, built one
+  // small operation at a time, is slower still than the course's fused ones.
+  const built = worker.report.parts?.some((row) => row.yours && FINE_GRAINED.has(row.part));
+  const more = built ? " (longer still where your own softmax, attention or GPT runs)" : "";
+  return `On your engine this is expected to take ${how} on the course engine${more}; Stop ends it.`;
 }
 
 /** The page's day (its badge), or null for a page that is not a lesson. */

@@ -140,8 +140,8 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     assert probe(page, MODEL_VALUE, "lessons/day11_mlp") == LEARNERS
     note = cell(page, n - 1).locator(".course-output__my-engine").inner_text()
     assert re.fullmatch(
-        r"On your engine this is expected to take about (\d+× as long as|as long as) on the"
-        r" course engine \(more where your own softmax and cross-entropy run\); Stop ends it\.",
+        r"On your engine this is expected to take about (\d+(\.\d)?× as long as|as long as) on"
+        r" the course engine; Stop ends it\.",
         note,
     ), note
     assert cell(page, 0).locator(".course-output__my-engine").count() == 0  # not a training cell
@@ -175,11 +175,11 @@ def test_my_engine_runs_the_cells_on_the_passed_code_and_refuses_a_bad_file(cour
     bad = {
         "syntax error": (
             "def broken(:\n",
-            r"Your day 8 file did not load: .*syntax error on line 1",
+            r"^day08_more_ops\.py has a syntax error on line 1: .*Fix it on day 8's page and check",
         ),
         "a deletion": (
             "import os, engine\nos.remove(os.path.join(os.path.dirname(engine.__file__), 'value.py'))\n",
-            r"Your day 8 file did not load: .*delete a file",
+            r"^day08_more_ops\.py tried to delete a file while it loaded",
         ),
         "an endless loop": (
             "while True:\n    pass\n",

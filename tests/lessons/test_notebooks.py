@@ -323,7 +323,10 @@ def test_the_my_engine_cell_installs_a_folder_and_says_clearly_what_went_wrong(t
     assert off == ""  # left at None: nothing to say, the course engine
     line, then = on.splitlines()
     assert line.startswith("Value: yours (day 8)") and "MLP: yours (day 11)" in line
-    assert then == "Run the cells below: they use your engine now."
+    assert then == (
+        "Run the cells below: they use your engine now (each check cell still grades on the "
+        "course engine)."
+    )
     assert mine == "Value from my_engine_day08_more_ops"
     assert off_again == "My engine is off: the cells below run on the course engine again."
     assert course_again == "Value from engine.value"
