@@ -81,6 +81,11 @@ function failureLine(err, restarted) {
   return `Your engine did not load (${err?.type || "Error"}). My engine stays off.`;
 }
 
+/** Call engine.mine's `name` in the page's Python (its parts, or the course's back). */
+function mine(client, name, args = [], timeLimit = INSTALL_LIMIT) {
+  return client.call({ module: "engine.mine", name, args, timeLimit, owner: OWNER });
+}
+
 /** Bring the worker to `want` (true: the learner's engine, with `explorers` imported first).
  *  Resolves {ok, line} for the page to show. */
 async function change(client, want, explorers) {
@@ -88,12 +93,7 @@ async function change(client, want, explorers) {
   if (!want) {
     if (installedNow(client)) {
       try {
-        await client.call({
-          module: "engine.mine",
-          name: "uninstall",
-          timeLimit: INSTALL_LIMIT,
-          owner: OWNER,
-        });
+        await mine(client, "uninstall");
       } catch {
         // a worker that restarted meanwhile has the course engine anyway
       }
@@ -109,7 +109,7 @@ async function change(client, want, explorers) {
   try {
     // The explorers keep the engine they were imported with: the course's.
     if (missing.length && installedNow(client)) {
-      await client.call({ module: "engine.mine", name: "uninstall", timeLimit: INSTALL_LIMIT, owner: OWNER });
+      await mine(client, "uninstall");
     }
     for (const e of missing) {
       await client.call({
@@ -122,25 +122,14 @@ async function change(client, want, explorers) {
       worker.explorers.add(e.module);
     }
     const sources = passedSources();
-    const report = await client.call({
-      module: "engine.mine",
-      name: "install",
-      args: [sources],
-      timeLimit: INSTALL_LIMIT,
-      owner: OWNER,
-    });
+    const report = await mine(client, "install", [sources]);
     worker.generation = client.generation;
     worker.report = report;
     worker.sources = JSON.stringify(sources);
     worker.ratio = null;
     resetNamespaces(client);
     try {
-      worker.ratio = await client.call({
-        module: "engine.mine",
-        name: "speed_ratio",
-        timeLimit: SPEED_LIMIT,
-        owner: OWNER,
-      });
+      worker.ratio = await mine(client, "speed_ratio", [], SPEED_LIMIT);
     } catch {
       worker.ratio = null; // no estimate: no note on training cells
     }
@@ -152,12 +141,7 @@ async function change(client, want, explorers) {
     worker.ratio = null;
     if (!restarted) {
       try {
-        await client.call({
-          module: "engine.mine",
-          name: "uninstall",
-          timeLimit: INSTALL_LIMIT,
-          owner: OWNER,
-        });
+        await mine(client, "uninstall");
       } catch {
         // nothing more to undo
       }

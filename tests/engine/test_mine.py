@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,23 +17,11 @@ import engine
 import engine.nn
 from engine import mine
 
-ROOT = Path(__file__).resolve().parents[2]
-SOLUTIONS = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "solutions").glob("day*.py")}
-STUBS = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "exercises").glob("day*.py")}
+from .mine_files import ROOT, SOLUTIONS, STUBS, rows
+
 # The folders below hold this file's own code (a planted bug, an endless loop), not a learner's.
 TRUSTED = {**os.environ, "MY_ENGINE_AS_ROOT": "1"}
 ADD_BACKWARD = "            self.grad += out.grad\n            other.grad += out.grad\n"
-
-
-@pytest.fixture
-def my_engine():
-    """Install, and always uninstall after the test."""
-    yield mine.install
-    mine.uninstall()
-
-
-def rows(report):
-    return {row["part"]: row for row in report["parts"]}
 
 
 def test_solutions_make_every_part_the_learners(my_engine):

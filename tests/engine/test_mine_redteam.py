@@ -21,20 +21,10 @@ import engine
 import engine.value
 from engine import mine
 
-ROOT = Path(__file__).resolve().parents[2]
-SOLUTIONS = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "solutions").glob("day*.py")}
+from .mine_files import ROOT, SOLUTIONS, rows
+
 NEURON_START = "    if len(x) != len(w):\n"
 MUL_BACKWARD = "            self.grad += other.data * out.grad\n"
-
-
-@pytest.fixture
-def my_engine():
-    yield mine.install
-    mine.uninstall()
-
-
-def rows(report):
-    return {row["part"]: row for row in report["parts"]}
 
 
 def with_file(name, source):
