@@ -5,7 +5,7 @@
 // here: the course map's buttons are transferui.js. Items are read and written through
 // storage.js.
 
-import { COURSE, VERSION, savedWork, writeWork } from "./storage.js";
+import { COURSE, EXERCISE_FILE, VERSION, savedWork, writeWork } from "./storage.js";
 
 /** The marker of a work file; the course and the storage version are fields of their own. */
 export const FORMAT = "course-work";
@@ -64,7 +64,8 @@ const KINDS = [
   {
     kind: "passed",
     what: "a passed exercise's code",
-    pattern: /^exercise\/([^/]+)\/passed$/,
+    // Only an exercise file's name: "my engine" runs this code.
+    pattern: new RegExp(`^exercise\\/(${EXERCISE_FILE})\\/passed$`),
     read: readPassed,
   },
   { kind: "setting", what: "a setting", pattern: /^setting\/(my-engine)$/, read: readSetting },
