@@ -369,3 +369,24 @@ def test_passed_code_is_only_read_for_an_exercise_files_name(file):
     error, (exported, sources) = got
     assert error is not None and "does not know" in error and "nothing was imported" in error
     assert exported == [] and sources == {}
+
+
+def test_an_import_that_brings_passed_code_or_turns_my_engine_on_says_so():
+    """Code kept as passed runs unseen once My engine is on: the preview names it."""
+    passed = "exercise/day08_more_ops.py/passed"
+    got = js(f"""
+      const plan = (add, replace = []) => ({{ add, replace, newerHere: [], same: [] }});
+      out(t.describeEngineChanges(plan(["setting/my-engine", {passed!r}]), false));
+      out(t.describeEngineChanges(plan(["setting/my-engine"]), false));
+      out(t.describeEngineChanges(plan([], [{passed!r}]), true));
+      out(t.describeEngineChanges(plan([{passed!r}]), false));
+      out(t.describeEngineChanges(plan([{CELL!r}, {DONE!r}]), false));
+      out(t.describeEngineChanges(plan(["setting/my-engine"]), true));
+    """)
+    turns_on, switch_only, on_here, off_here, nothing, already = got
+    assert turns_on.startswith("It turns My engine on: from day 6")
+    assert "day08_more_ops.py" in turns_on and "exported yourself" in turns_on
+    assert switch_only.startswith("It turns My engine on") and "the code you passed" in switch_only
+    assert on_here.startswith("My engine is on here") and "day08_more_ops.py" in on_here
+    assert off_here.startswith("It brings") and "only once you turn My engine on" in off_here
+    assert nothing is None and already is None
