@@ -341,3 +341,52 @@ def test_the_code_that_passed_and_the_my_engine_switch_travel_and_a_bad_one_is_r
     assert on is True and edit == "x = 2"
     assert "is not a passed exercise's code the course can read" in bad_code
     assert "is not a setting the course can read" in bad_setting
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        "..",
+        "day08_more_ops.py\\u0000",
+        "notes.txt",
+        "day08_" + "x" * 5000 + ".py",
+        "<img src=x>.py",
+    ],
+)
+def test_passed_code_is_only_read_for_an_exercise_files_name(file):
+    """A work file (or the server's copy) cannot plant code for "my engine" under a name that
+    is not an exercise file: the file is refused, and such an item in storage is neither
+    exported nor handed to the engine."""
+    key = f"exercise/{file}/passed"
+    got = js(f"""
+      const item = {{ code: "class Value: pass\\n", saved: 1000 }};
+      out(t.readWorkFile(JSON.stringify({{
+        format: "course-work", course: "derivative-to-gpt", storageVersion: 1,
+        items: {{ "{key}": item }} }})).error ?? null);
+      put("{key}", item);
+      out([Object.keys(t.exportWork().items), storage.passedSources()]);
+    """)
+    error, (exported, sources) = got
+    assert error is not None and "does not know" in error and "nothing was imported" in error
+    assert exported == [] and sources == {}
+
+
+def test_an_import_that_brings_passed_code_or_turns_my_engine_on_says_so():
+    """Code kept as passed runs unseen once My engine is on: the preview names it."""
+    passed = "exercise/day08_more_ops.py/passed"
+    got = js(f"""
+      const plan = (add, replace = []) => ({{ add, replace, newerHere: [], same: [] }});
+      out(t.describeEngineChanges(plan(["setting/my-engine", {passed!r}]), false));
+      out(t.describeEngineChanges(plan(["setting/my-engine"]), false));
+      out(t.describeEngineChanges(plan([], [{passed!r}]), true));
+      out(t.describeEngineChanges(plan([{passed!r}]), false));
+      out(t.describeEngineChanges(plan([{CELL!r}, {DONE!r}]), false));
+      out(t.describeEngineChanges(plan(["setting/my-engine"]), true));
+    """)
+    turns_on, switch_only, on_here, off_here, nothing, already = got
+    assert turns_on.startswith("It turns My engine on: from day 6")
+    assert "day08_more_ops.py" in turns_on and "exported yourself" in turns_on
+    assert switch_only.startswith("It turns My engine on") and "the code you passed" in switch_only
+    assert on_here.startswith("My engine is on here") and "day08_more_ops.py" in on_here
+    assert off_here.startswith("It brings") and "only once you turn My engine on" in off_here
+    assert nothing is None and already is None

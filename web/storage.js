@@ -233,6 +233,11 @@ export function markDone(file) {
   write(`${exerciseKey(file)}/done`, "1");
 }
 
+/** An exercise file's name ("day08_more_ops.py"), as a pattern's source: code kept as passed
+ *  under any other name (an imported or synced item) is never read, exported or run. */
+export const EXERCISE_FILE = "day\\d{2}_[a-z0-9_]{1,40}\\.py";
+const PASSED_ITEM = new RegExp(`^exercise\\/(${EXERCISE_FILE})\\/passed$`);
+
 /** Where the code of `file` that last passed its checks is kept: apart from the learner's edit
  *  (exerciseKey), so neither ever changes the other. */
 export function passedKey(file) {
@@ -257,7 +262,7 @@ export function loadPassed(file) {
 export function passedSources() {
   const sources = {};
   for (const key of Object.keys(savedWork())) {
-    const file = /^exercise\/([^/]+)\/passed$/.exec(key)?.[1];
+    const file = PASSED_ITEM.exec(key)?.[1];
     if (!file) continue;
     const code = loadPassed(file);
     if (code !== null) sources[file] = code;

@@ -66,21 +66,25 @@ export function onServerMerge(listener) {
   return () => mergeListeners.delete(listener);
 }
 
-/** Merge the server's `work` (an exported work object, or null) into this browser. */
+/** Merge the server's `work` (an exported work object, or null) into this browser; false when
+ *  this page cannot read it (a newer course's, an item it does not know) or this browser's
+ *  storage refused it: then nothing may be sent over it either, or the server would lose what
+ *  is only there. */
 function merge(work) {
-  if (!work) return;
+  if (!work) return true;
   const read = readWorkFile(JSON.stringify(work));
-  if (read.error) return; // not work this page can read (a newer course): kept on the server
+  if (read.error) return false;
   const plan = planImport(read.work);
   const keys = [...plan.add, ...plan.replace];
-  if (!keys.length) return;
+  if (!keys.length) return true;
   applying = true;
   try {
-    if (applyImport(plan, { keepNewer: true }).error) return;
+    if (applyImport(plan, { keepNewer: true }).error) return false; // storage refused: as above
   } finally {
     applying = false;
   }
   for (const listener of mergeListeners) listener(keys);
+  return true;
 }
 
 /** Fetch, merge, push; on a 409, merge what the other browser wrote and push again. */
@@ -88,7 +92,10 @@ async function syncNow() {
   let reply = await api("GET", "api/progress");
   if (!reply.ok) return false;
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    merge(reply.data?.work ?? null);
+    if (!merge(reply.data?.work ?? null)) {
+      dirty = true; // kept here; sent once this page can read the server's work (a reload)
+      return false;
+    }
     revision = reply.data?.revision ?? 0;
     dirty = false;
     const put = await api("PUT", "api/progress", { revision, work: exportWork() });

@@ -5,7 +5,7 @@
 // here: the course map's buttons are transferui.js. Items are read and written through
 // storage.js.
 
-import { COURSE, VERSION, savedWork, writeWork } from "./storage.js";
+import { COURSE, EXERCISE_FILE, VERSION, isMyEngineOn, savedWork, writeWork } from "./storage.js";
 
 /** The marker of a work file; the course and the storage version are fields of their own. */
 export const FORMAT = "course-work";
@@ -64,7 +64,8 @@ const KINDS = [
   {
     kind: "passed",
     what: "a passed exercise's code",
-    pattern: /^exercise\/([^/]+)\/passed$/,
+    // Only an exercise file's name: "my engine" runs this code.
+    pattern: new RegExp(`^exercise\\/(${EXERCISE_FILE})\\/passed$`),
     read: readPassed,
   },
   { kind: "setting", what: "a setting", pattern: /^setting\/(my-engine)$/, read: readSetting },
@@ -252,6 +253,26 @@ export function planMerge(fileItems, localItems) {
     else plan.newerHere.push(key);
   }
   return plan;
+}
+
+/** What an import of `plan` would change of "my engine", in one line, or null. Code kept as
+ *  passed runs unseen on every lesson page from day 6 while the switch is on, so the preview
+ *  names it and the switch rather than only counting them among the new items. `on`: whether
+ *  the switch is on in this browser. */
+export function describeEngineChanges(plan, on = isMyEngineOn()) {
+  const keys = [...plan.add, ...plan.replace];
+  const files = keys
+    .map(kindOf)
+    .filter((k) => k?.kind === "passed")
+    .map((k) => k.parts[0]);
+  const turnsOn = !on && plan.add.includes("setting/my-engine");
+  if (!files.length && !turnsOn) return null;
+  const more = files.length > 5 ? ` and ${files.length - 5} more` : "";
+  const code = `this file's code that passed ${files.slice(0, 5).join(", ")}${more}`;
+  if (!on && !turnsOn) return `It brings ${code}; My engine runs it only once you turn My engine on.`;
+  const what = files.length ? code : "the code you passed";
+  const start = turnsOn ? "It turns My engine on" : "My engine is on here";
+  return `${start}: from day 6 the lesson cells run on ${what}. Import only a file you exported yourself.`;
 }
 
 /** The plan of importing `work` (readWorkFile's) into this browser, as planMerge says. */

@@ -10,6 +10,7 @@ import {
   checkFileSize,
   countItems,
   describeCounts,
+  describeEngineChanges,
   describeItem,
   exportWork,
   fileName,
@@ -164,6 +165,8 @@ class Transfer {
 
     const summary = element("ul", "course-transfer__summary");
     summary.append(element("li", "", `${plural(plan.add.length, "new item", "new items")} to add`));
+    const engine = describeEngineChanges(plan);
+    if (engine) summary.append(element("li", "course-transfer__engine", engine));
     if (plan.replace.length) {
       summary.append(
         itemList(

@@ -318,6 +318,18 @@ def test_cancel_or_escape_changes_nothing_and_the_picker_opens_from_the_keyboard
     assert "Import cancelled: nothing changed." in _status(page)
     assert page.evaluate(_STORAGE) == before
 
+    # A file that would turn My engine on with code never passed here says so before Import:
+    # that code would run unseen on every lesson page from day 6.
+    engine = tmp_path / "engine.json"
+    passed = {"code": "class Value: pass\n", "saved": 1}
+    items = {"setting/my-engine": "on", "exercise/day08_more_ops.py/passed": passed}
+    engine.write_text(_work_file(items=items))
+    _choose(page, engine)
+    said = _preview(page).locator(".course-transfer__engine").inner_text()
+    assert said.startswith("It turns My engine on") and "day08_more_ops.py" in said
+    _preview(page).locator("[data-action=import-cancel]").click()
+    assert page.evaluate(_STORAGE) == before
+
 
 def test_storage_refusing_midway_takes_back_what_was_written(course_page, base_url, tmp_path):
     page = _map(course_page, base_url)
