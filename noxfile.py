@@ -177,7 +177,7 @@ def my_engine_pyodide(session: nox.Session) -> None:
     npm_ci(session)
     session.run(
         "pytest",
-        "tests/pyodide/test_my_engine.py",
+        "tests/pyodide/test_my_engine_pyodide.py",
         *session.posargs,
         env={"COURSE_MY_ENGINE_DAYS": "all"},
     )
