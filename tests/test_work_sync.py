@@ -50,6 +50,7 @@ const sync = await import("./web/sync.js");
 sync.startSync();
 await server.loadSession();
 await sync.sync();
+console.log(JSON.stringify(Object.fromEntries(store)));
 console.log(JSON.stringify(calls));
 """
 
@@ -79,6 +80,23 @@ def _calls(work, full=False):
     return json.loads(proc.stdout.splitlines()[-1])
 
 
+def _stored_after(work):
+    """This browser's storage after a sync with `work` on the server."""
+    proc = subprocess.run(
+        [
+            "node",
+            "--input-type=module",
+            "-e",
+            SCRIPT.replace("__WORK__", json.dumps(work)).replace("__FULL__", "false"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-2])
+
+
 PASSED = {"code": "class Value: pass\n", "saved": 1}
 
 
@@ -105,3 +123,13 @@ def test_work_on_the_server_this_browser_has_no_room_for_is_never_written_over()
     calls = _calls(_work({"exercise/day08_more_ops.py/passed": PASSED}), full=True)
     assert "GET /api/progress" in calls
     assert "PUT /api/progress" not in calls
+
+
+def test_the_server_never_turns_my_engine_on_in_this_browser():
+    """Passed code from the server runs in this tab only once the learner turns the switch on
+    here: the server's "on" is not taken (the code itself is, for when they do)."""
+    stored = _stored_after(
+        _work({"setting/my-engine": "on", "exercise/day08_more_ops.py/passed": PASSED})
+    )
+    assert "derivative-to-gpt/v1/setting/my-engine" not in stored
+    assert json.loads(stored["derivative-to-gpt/v1/exercise/day08_more_ops.py/passed"]) == PASSED

@@ -17,6 +17,7 @@ import { applyImport, exportWork, planImport, readWorkFile } from "./transfer.js
 
 const PUSH_DELAY_MS = 5000;
 const MAX_TRIES = 4;
+const MY_ENGINE_SETTING = "setting/my-engine"; // storage.js's key, under the work prefix
 const KEEPALIVE_LIMIT = 60_000; // bytes: a browser sends at most 64 KiB with keepalive
 
 let revision = null; // the server's revision this browser's work was last merged with
@@ -75,6 +76,9 @@ function merge(work) {
   const read = readWorkFile(JSON.stringify(work));
   if (read.error) return false;
   const plan = planImport(read.work);
+  // The server never turns My engine on here: the code it would run in this tab (passed files
+  // kept on the server) runs only once the learner turns the switch on in this browser.
+  plan.add = plan.add.filter((key) => key !== MY_ENGINE_SETTING);
   const keys = [...plan.add, ...plan.replace];
   if (!keys.length) return true;
   applying = true;
