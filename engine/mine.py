@@ -107,12 +107,19 @@ PARTS = (
         ("engine.gpt.softmax", "engine.gpt.cross_entropy"),
     ),
     Part("attention", "day22_attention.py", ("attention_head",), ("engine.gpt.attention_head",)),
+    Part(
+        "multi-head attention",
+        "day23_multi_head.py",
+        ("multi_head_attention",),
+        ("engine.gpt.attention",),
+    ),
     Part("RMSNorm", "day24_rmsnorm_residual.py", ("rmsnorm",), ("engine.gpt.rmsnorm",)),
     Part("GPT", "day25_microgpt.py", ("gpt",), ("engine.gpt.gpt",)),
     Part("learning-rate schedule", "day26_training_gpt.py", ("lr_at",), ("engine.gpt.lr_at",)),
     Part(
         "broadcasting", "day31_tensors.py", ("broadcast_shape",), ("engine.tensor.broadcast_shape",)
     ),
+    Part("matrix product", "day31_tensors.py", ("matmul",), ("engine.tensor._matmul",)),
     Part(
         "causal mask",
         "day34_batched_attention.py",
@@ -510,10 +517,14 @@ _PROBES = {
     "attention": lambda m: m.attention_head(
         [_course_value()(1.0)], [[_course_value()(1.0)]], [[_course_value()(1.0)]]
     ),
+    "multi-head attention": lambda m: m.multi_head_attention(
+        [_course_value()(1.0)] * 2, [[_course_value()(1.0)] * 2], [[_course_value()(1.0)] * 2], 2
+    ),
     "RMSNorm": lambda m: m.rmsnorm([_course_value()(1.0)]),
     "GPT": lambda m: _probe_gpt(m.gpt),
     "learning-rate schedule": _probe_calls(("lr_at", (0, 10, 0.1))),
     "broadcasting": _probe_calls(("broadcast_shape", ((2, 1), (3,)))),
+    "matrix product": _probe_calls(("matmul", ([1.0, 2.0], (1, 2), [3.0, 4.0], (2, 1)))),
     "causal mask": _probe_calls(("causal_mask", (2,))),
     "diagnostics": _probe_calls(
         ("std", ([1.0, 2.0],)), ("saturation", ([0.5],)), ("update_ratio", ([1.0, 2.0], [1.5, 2.0]))
@@ -736,6 +747,21 @@ def _keeping_record(course, learner, keyword, position):
     return function
 
 
+def _flat_matmul(matmul):
+    """engine.tensor's flat product of (n, k) and (k, m), by the learner's day 31 matmul."""
+
+    def _matmul(a, b, n, k, m):
+        data, shape = matmul(list(a), (n, k), list(b), (k, m))
+        if tuple(shape) != (n, m) or len(data) != n * m:
+            raise ValueError(
+                f"your matmul (day31_tensors.py) gave shape {tuple(shape)} for ({n}, {k}) @ "
+                f"({k}, {m}); it should be ({n}, {m})"
+            )
+        return list(data)
+
+    return _matmul
+
+
 def _numbers_first(numbers, learner):
     def function(*args, **kwargs):
         return learner(
@@ -773,8 +799,14 @@ def _apply(part, module, namespace):
         namespace["attention_head"] = _keeping_record(
             namespace["attention_head"], module.attention_head, "record", 3
         )
+    elif name == "multi-head attention":
+        namespace["attention"] = _keeping_record(
+            namespace["attention"], module.multi_head_attention, "record", 4
+        )
     elif name == "GPT":
         namespace["gpt"] = _keeping_record(namespace["gpt"], module.gpt, "trace", 5)
+    elif name == "matrix product":
+        namespace["_matmul"] = _flat_matmul(module.matmul)
     elif name == "diagnostics":
         numbers = namespace["_numbers"]
         for fn in part.needs:

@@ -27,7 +27,13 @@ const SPEED_LIMIT = 30;
 // small MLP step (2 to 3 times slower); a GPT built from the learner's own softmax and
 // cross-entropy, op by op, runs up to about 9 times slower than the course's fused ones.
 const SLOWER = 10;
-const FINE_GRAINED = new Set(["softmax and cross-entropy", "attention", "RMSNorm", "GPT"]);
+const FINE_GRAINED = new Set([
+  "softmax and cross-entropy",
+  "attention",
+  "multi-head attention",
+  "RMSNorm",
+  "GPT",
+]);
 const OWNER = { label: "my engine" }; // a cell waiting behind it says so
 
 // What the worker holds now. `generation`: the client's generation it was installed in (a

@@ -208,3 +208,27 @@ def test_as_root_the_command_line_runs_only_the_courses_own_folders(tmp_path):
     assert done.returncode == 2
     assert "you are root: run it as your own user" in done.stderr
     assert "a learner file ran" not in done.stdout + done.stderr
+
+
+def test_tensor_products_run_on_the_learners_matmul(my_engine):
+    """Day 31's matmul (flat lists and shapes) takes the place of engine.tensor's own product,
+    forward and backward: a wrong one shows in a Tensor's @ and in its gradients."""
+    source = SOLUTIONS["day31_tensors.py"]
+    my_engine(SOLUTIONS)
+    from engine.tensor import Tensor
+
+    a, b = Tensor([[1.0, 2.0], [3.0, 4.0]]), Tensor([[5.0], [6.0]])
+    right = (a @ b).tolist()
+    assert right == [[17.0], [39.0]]
+    mine.uninstall()
+    off_by_one = source + (
+        "\n\n_right_matmul = matmul\n\n\ndef matmul(a, a_shape, b, b_shape):\n"
+        "    data, shape = _right_matmul(a, a_shape, b, b_shape)\n"
+        "    return [x + 1.0 for x in data], shape\n"
+    )
+    report = my_engine({**SOLUTIONS, "day31_tensors.py": off_by_one})
+    assert "matrix product: yours (day 31)" in report["line"]
+    from engine.tensor import Tensor
+
+    a, b = Tensor([[1.0, 2.0], [3.0, 4.0]]), Tensor([[5.0], [6.0]])
+    assert (a @ b).tolist() == [[18.0], [40.0]]
