@@ -18,8 +18,16 @@ ROOT = Path(__file__).resolve().parents[1]
 def heading_ids(text: str) -> list[tuple[int, str, str]]:
     """(level, id, text) of every heading of a page's Markdown, as the site's build makes them."""
     md = markdown.Markdown(
-        extensions=["attr_list", "md_in_html", "tables", "toc", "pymdownx.superfences",
-                    "admonition", "pymdownx.details", "pymdownx.arithmatex"],
+        extensions=[
+            "attr_list",
+            "md_in_html",
+            "tables",
+            "toc",
+            "pymdownx.superfences",
+            "admonition",
+            "pymdownx.details",
+            "pymdownx.arithmatex",
+        ],
         extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
     md.convert(text.split("\n---\n", 1)[1] if text.startswith("---\n") else text)

@@ -46,7 +46,9 @@ _ATTRS = re.compile(r"\{[#.][^}\n]*\}")
 # A number as prose writes it: a minus sign (ASCII or U+2212), digits grouped by commas (English)
 # or by a (narrow or thin) no-break space (Russian, Estonian), decimals after a point.
 _GROUP = "[,\u00a0\u202f\u2009]"
-_NUMBER = re.compile(rf"(?<![\w.])[-\u2212]?\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:\.\d+)?(?!\d)|(?<![\w.])[-\u2212]?\d+(?:\.\d+)?(?!\d)")
+_NUMBER = re.compile(
+    rf"(?<![\w.])[-\u2212]?\d{{1,3}}(?:{_GROUP}\d{{3}})+(?:\.\d+)?(?!\d)|(?<![\w.])[-\u2212]?\d+(?:\.\d+)?(?!\d)"
+)
 
 
 def source_of(path: Path) -> Path:
@@ -102,7 +104,9 @@ def _strings(code: str) -> list[str]:
         tree = ast.parse(code)
     except SyntaxError:
         return []
-    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return [
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ]
 
 
 def numbers(text: str) -> set[str]:
@@ -143,7 +147,11 @@ def _compare_question(english: str, translated: str, where: str) -> list[str]:
         if en.get(key) != tr.get(key):
             problems.append(f"{where}: {key} is {tr.get(key)!r}, the English {en.get(key)!r}")
     if "answers" in en:
-        got = list((tr.get("answers") or {}).values()) if isinstance(tr.get("answers"), dict) else None
+        got = (
+            list((tr.get("answers") or {}).values())
+            if isinstance(tr.get("answers"), dict)
+            else None
+        )
         if got != list(en["answers"].values()):
             problems.append(f"{where}: answers {got}, the English {list(en['answers'].values())}")
     if "choices" in en:
@@ -166,7 +174,9 @@ def _compare_fence(n: int, en: tuple, tr: tuple) -> list[str]:
     if kind in PROGRAMS:
         if program_shape(body) != program_shape(tbody):
             changed = sorted(set(_strings(body)) ^ set(_strings(tbody)))
-            return [f"{where}: not the same program as the English cell (strings that differ: {changed[:6]})"]
+            return [
+                f"{where}: not the same program as the English cell (strings that differ: {changed[:6]})"
+            ]
         return []
     if kind == "question":
         return _compare_question(body, tbody, where)
@@ -177,7 +187,9 @@ def _compare_fence(n: int, en: tuple, tr: tuple) -> list[str]:
             return [f"{where}: not valid YAML: {exc}"]
         problems = []
         if en_spec.get("file") != tr_spec.get("file"):
-            problems.append(f"{where}: file {tr_spec.get('file')!r}, the English {en_spec.get('file')!r}")
+            problems.append(
+                f"{where}: file {tr_spec.get('file')!r}, the English {en_spec.get('file')!r}"
+            )
         if len(en_spec.get("hints") or []) != len(tr_spec.get("hints") or []):
             problems.append(
                 f"{where}: {len(tr_spec.get('hints') or [])} hints, the English has {len(en_spec.get('hints') or [])}"
@@ -196,9 +208,13 @@ def compare(english: str, translated: str) -> list[str]:
     for key in sorted(set(en_meta) | set(tr_meta)):
         if key == "title":
             if bool(en_meta.get(key)) != bool(tr_meta.get(key)):
-                problems.append("front matter: the English has a title and the translation not, or the other way")
+                problems.append(
+                    "front matter: the English has a title and the translation not, or the other way"
+                )
         elif en_meta.get(key) != tr_meta.get(key):
-            problems.append(f"front matter: {key} is {tr_meta.get(key)!r}, the English {en_meta.get(key)!r}")
+            problems.append(
+                f"front matter: {key} is {tr_meta.get(key)!r}, the English {en_meta.get(key)!r}"
+            )
     en_fences, tr_fences = fences(en_body), fences(tr_body)
     if [f[0] for f in en_fences] != [f[0] for f in tr_fences]:
         problems.append(
