@@ -12,8 +12,10 @@ import posixpath
 import re
 from pathlib import Path
 
+from languages import source_uri
 from mkdocs.utils import get_relative_url
 
+import translations
 from tools.notebooks import colab_url, settings
 
 # tools/notebooks.py turns a lesson's link to another lesson into a link to that lesson's
@@ -33,7 +35,7 @@ def read_settings(config_file: str | Path) -> dict:
 
 
 def _notebook_file(page, files):
-    slug = posixpath.splitext(posixpath.basename(page.file.src_uri))[0]
+    slug = posixpath.splitext(posixpath.basename(source_uri(page.file.src_uri)))[0]
     return files.get_file_from_path(f"notebooks/{slug}.ipynb")
 
 
@@ -46,10 +48,13 @@ def exclude_from_search(page) -> None:
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
 
 
-def add_notebook_line(markdown: str, page, files, settings: dict | None = None) -> str:
+def add_notebook_line(
+    markdown: str, page, files, settings: dict | None = None, lang: str = translations.DEFAULT
+) -> str:
     """A lesson page's Markdown with the notebook line under its badge; any other page as it is.
 
-    `settings`: the course's public addresses (`read_settings`), for "Open in Colab".
+    `settings`: the course's public addresses (`read_settings`), for "Open in Colab"; `lang`:
+    the language of the line's words.
     """
     if "day" not in page.meta or not page.file.src_uri.startswith("lessons/"):
         return markdown
@@ -65,12 +70,15 @@ def add_notebook_line(markdown: str, page, files, settings: dict | None = None) 
     download = get_relative_url(posixpath.join(folder, name), page.url)
     view = get_relative_url(nb.url, page.url)
     colab = colab_url(settings, name) if settings else None
-    line = (
-        f'<p class="day-notebook"><a href="{download}" download>Download this day as a Jupyter '
-        f'notebook</a> · <a href="{view}">read the notebook</a>'
-        + (f' · <a href="{colab}">Open in Colab</a>' if colab else "")
-        + "</p>"
-    )
+    words = [
+        f'<a href="{download}" download>'
+        + translations.gettext(lang, "Download this day as a Jupyter notebook")
+        + "</a>",
+        f'<a href="{view}">' + translations.gettext(lang, "read the notebook") + "</a>",
+    ]
+    if colab:
+        words.append(f'<a href="{colab}">' + translations.gettext(lang, "Open in Colab") + "</a>")
+    line = f'<p class="day-notebook">{" · ".join(words)}</p>'
     # Right after the badge (day_badge runs first), else at the top.
     marker = "</p>\n\n"
     if markdown.startswith('<p class="day-badge"') and marker in markdown:

@@ -30,6 +30,8 @@ ROOT = course.ROOT
 COPIED = [
     "course.py",
     "questions.py",
+    "translations.py",
+    "locales",
     "mkdocs.yml",
     "pyproject.toml",
     "docs",
