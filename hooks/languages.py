@@ -101,6 +101,20 @@ def fallback_note(markdown: str, page, lang: str) -> str:
     return f'!!! note ""\n    {note}\n\n{markdown}'
 
 
+_HEAD_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[a-z]{2}">\n?')
+
+
+def without_head_alternates(html: str) -> str:
+    """The page without the `<link rel="alternate" hreflang>` tags of its head.
+
+    Material's script fetches `<link>/sitemap.xml` for each, expecting a language's root; the
+    i18n plugin points them at this page in each language, so each fetch fails (a 404 per
+    language per page). The same alternates are in the site's sitemap.xml, where search
+    engines read them, and the header's switch links each page in each language.
+    """
+    return _HEAD_ALTERNATE.sub("", html)
+
+
 class _InstantNavigationNote(logging.Filter):
     """mkdocs-static-i18n warns that Material's instant navigation keeps the header's language
     switch pointing at the first page loaded. The course keeps instant navigation (one Python

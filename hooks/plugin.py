@@ -136,6 +136,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        output = languages.without_head_alternates(output)
         output = course_site.finish_page(output, page, self.server)
         return notebook_link.finish_notebook_page(output, page, self.notebook_urls)
 
