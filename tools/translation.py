@@ -2,6 +2,8 @@
 
     python -m tools.translation check docs/lessons/day04_manual_backward.ru.md [...]
     python -m tools.translation missing        # pages without a translation, per language
+    python -m tools.translation cells docs/lessons/day04_manual_backward.ru.md
+                                               # run both pages' cells; compare their numbers
 
 A translation (`<page>.ru.md`, `<page>.et.md` beside `<page>.md`, the layout of
 mkdocs-static-i18n's suffix structure) keeps:
@@ -246,6 +248,84 @@ def compare(english: str, translated: str) -> list[str]:
     return problems
 
 
+def run_cells(path: Path) -> list[dict]:
+    """Run the `pyodide` cells of the page at `path` in this Python, in one namespace as the
+    page does: [{"out": what it printed, "error": its exception or None}] (up to a failure)."""
+    import contextlib
+    import io
+    import traceback
+
+    _, body = split_front_matter(path.read_text(encoding="utf-8"))
+    namespace = {"__name__": "__main__"}
+    results = []
+    for n, (kind, _, code) in enumerate(fences(body), start=1):
+        if kind != "pyodide":
+            continue
+        out = io.StringIO()
+        error = None
+        with contextlib.redirect_stdout(out):
+            try:
+                exec(compile(code, f"<{path.name} cell {n}>", "exec"), namespace)
+            except Exception as err:
+                error = "".join(traceback.format_exception_only(type(err), err)).strip()
+        results.append({"out": out.getvalue(), "error": error})
+        if error is not None:
+            break
+    return results
+
+
+_RUN = "translation-cells: "  # the line of a fresh Python's run that holds its results
+
+
+def _in_fresh_python(path: Path, timeout: float) -> list[dict] | str:
+    """`run_cells(path)` in a fresh Python (a page's names and random state are its own)."""
+    import json
+    import subprocess
+
+    args = [sys.executable, "-m", "tools.translation", "--run-cells", str(path)]
+    try:
+        done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"{path.name}: its cells did not finish within {timeout} s"
+    found = [line for line in done.stdout.splitlines() if line.startswith(_RUN)]
+    if done.returncode != 0 or not found:
+        return f"{path.name}: Python stopped: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
+    return json.loads(found[-1][len(_RUN) :])
+
+
+def numbers_of_output(text: str) -> list[str]:
+    """The numbers a cell printed, in order, but for times (never the same twice)."""
+    from tools.my_engine import _TIME, NUMBER
+
+    return NUMBER.findall(_TIME.sub("(time)", text))
+
+
+def compare_cells(path, timeout: float = 900) -> list[str]:
+    """Run the translated page's cells and its English page's, each in a fresh Python, and
+    name every cell whose printed numbers differ (to the precision printed) or that fails."""
+    from tools.my_engine import same_numbers
+
+    path = Path(path)
+    english, translated = (_in_fresh_python(p, timeout) for p in (source_of(path), path))
+    for run in (english, translated):
+        if isinstance(run, str):
+            return [run]
+    problems = []
+    if len(english) != len(translated):
+        problems.append(f"{len(translated)} cells ran, the English page ran {len(english)}")
+    for n, (en, tr) in enumerate(zip(english, translated), start=1):
+        if tr["error"] and not en["error"]:
+            problems.append(f"cell {n} fails: {tr['error']}")
+            continue
+        en_numbers, tr_numbers = numbers_of_output(en["out"]), numbers_of_output(tr["out"])
+        # The numbers compared as a text of numbers alone: labels may be translated.
+        if not same_numbers(" ".join(en_numbers), " ".join(tr_numbers)):
+            problems.append(
+                f"cell {n} prints {tr_numbers[:12]}, the English cell {en_numbers[:12]}"
+            )
+    return problems
+
+
 def pages() -> list[Path]:
     """Every English page of the site (the notebooks are made from the lessons)."""
     return sorted(p for p in DOCS.rglob("*.md") if not _SUFFIX.search(p.name))
@@ -260,6 +340,21 @@ def missing() -> dict[str, list[Path]]:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--run-cells"] and len(argv) == 2:
+        import json
+
+        results = run_cells(Path(argv[1]))
+        print(_RUN + json.dumps(results))
+        return 0
+    if argv[:1] == ["cells"] and len(argv) >= 2:
+        failed = False
+        for name in argv[1:]:
+            problems = compare_cells(Path(name).resolve())
+            print(f"{Path(name).name}: {'the same numbers as the English' if not problems else ''}")
+            for problem in problems:
+                print(f"  - {problem}")
+            failed |= bool(problems)
+        return 1 if failed else 0
     if argv[:1] == ["missing"]:
         for lang, paths in missing().items():
             print(f"{lang}: {len(paths)} of {len(pages())} pages not translated")
