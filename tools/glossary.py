@@ -61,7 +61,10 @@ def translated_entries(lang):
         )
     items = []
     for source, item in zip(english, terms):
-        items.append({**item, "day": source["day"], "key": source["term"], "term": item["name"]})
+        item = {**item, "day": source["day"], "key": source["term"], "term": item["name"]}
+        if "pattern" in source:  # a symbol is written alike in every language
+            item["pattern"] = source["pattern"]
+        items.append(item)
     return data["page"], items
 
 
