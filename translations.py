@@ -53,6 +53,12 @@ def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
     return catalog(lang).ngettext(singular, plural, n)
 
 
+def t(lang: str, message: str, **values) -> str:
+    """`message` in `lang`, its {placeholders} filled (the one call most code needs)."""
+    text = gettext(lang, message)
+    return text.format(**values) if values else text
+
+
 def from_environment(environ: dict[str, str] | None = None) -> str:
     """The language the environment asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
     reads them), if the course speaks it; English otherwise."""

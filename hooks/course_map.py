@@ -16,7 +16,8 @@ import posixpath
 import tomllib
 from pathlib import Path
 
-from languages import source_uri, t
+from languages import source_uri
+from translations import t
 
 import course
 import questions

@@ -19,6 +19,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 import translations
+from translations import t
 
 _SUFFIX = re.compile(r"\.(?P<lang>[a-z]{2})\.md$")
 
@@ -86,11 +87,6 @@ def require_translations(config) -> None:
             + ". Write each translation beside its page (day04_x.ru.md next to day04_x.md; "
             "python -m tools.translation check compares it with the English)."
         )
-
-
-def t(lang: str, message: str, **values) -> str:
-    """`message` in `lang`, its {placeholders} filled."""
-    return translations.gettext(lang, message).format(**values)
 
 
 def fallback_note(markdown: str, page, lang: str) -> str:
