@@ -17,11 +17,11 @@ import tomllib
 from pathlib import Path
 
 from languages import source_uri
-from translations import t
 
 import course
 import questions
 import translations
+from translations import t
 
 PLACEHOLDER = "<!-- course-map -->"
 

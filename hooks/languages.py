@@ -111,6 +111,34 @@ def without_head_alternates(html: str) -> str:
     return _HEAD_ALTERNATE.sub("", html)
 
 
+def notebooks_as_pages(files, config, lang: str):
+    """The notebooks of the build's language, rendered by mkdocs-jupyter as pages.
+
+    mkdocs-jupyter wraps each notebook in a NotebookFile (a page) in its `on_files`; the
+    i18n plugin, after it, remakes every file as a plain File, and a notebook would then be
+    copied as it is (its JSON as notebooks/<day>/index.html). The wrapper is put back on the
+    notebooks of this build's language, with the destination the i18n plugin gave them
+    (ru/notebooks/...). The other builds leave the English notebooks out: they are the
+    English build's pages, at the site's root, which the Russian and Estonian pages link to
+    until their own notebook exists (notebook_link.py).
+    """
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None:
+        return files
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    for file in list(files):
+        if isinstance(file, NotebookFile) or not jupyter.should_include(file):
+            continue
+        files.remove(file)
+        if getattr(file, "locale", translations.DEFAULT) != lang:
+            continue  # an English notebook in the Russian or Estonian build
+        page = NotebookFile(file, config.use_directory_urls, config.site_dir)
+        page.dest_path, page.abs_dest_path, page.url = file.dest_path, file.abs_dest_path, file.url
+        files.append(page)
+    return files
+
+
 class _InstantNavigationNote(logging.Filter):
     """mkdocs-static-i18n warns that Material's instant navigation keeps the header's language
     switch pointing at the first page loaded. The course keeps instant navigation (one Python

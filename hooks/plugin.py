@@ -106,6 +106,10 @@ class CoursePlugin(BasePlugin[CourseConfig]):
             )
         return config
 
+    @event_priority(-110)  # after mkdocs-static-i18n's (-100), which remade every file
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        return languages.notebooks_as_pages(files, config, self.lang)
+
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
@@ -132,7 +136,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return context
 
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
-        self.notebook_urls = notebook_link.notebook_urls(files)
+        self.notebook_urls = notebook_link.notebook_urls(
+            files, [d.slug for d in self.manifest.days]
+        )
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:

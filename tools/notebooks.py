@@ -690,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if bad else 0
     written = write_all()
     print(
-        f"{len(pages())} lessons, {len(written)} notebooks written to {NOTEBOOKS.relative_to(ROOT)}/"
+        f"{len(pages())} lesson pages, {len(written)} notebooks written to {NOTEBOOKS.relative_to(ROOT)}/"
     )
     return 0
 
