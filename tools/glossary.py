@@ -69,7 +69,11 @@ def translated_entries(lang):
 
 
 def lesson_file(day):
-    (path,) = (ROOT / "docs" / "lessons").glob(f"day{day:02d}_*.md")
+    (path,) = [
+        p
+        for p in (ROOT / "docs" / "lessons").glob(f"day{day:02d}_*.md")
+        if not re.search(r"\.[a-z]{2}\.md$", p.name)  # a translation is the same day's page
+    ]
     return path.name
 
 
@@ -97,7 +101,7 @@ def page_text(items, words=None):
         ]
         introduced = "Introduced on [day {day}]({link})."
     else:
-        lines = [f"# {words['title']}", "", words["intro"].strip()]
+        lines = [f"# {words['title']} {{#glossary}}", "", words["intro"].strip()]
         introduced = words["introduced"]
     # Sorted by the English term within a day, so every language lists the terms alike; the
     # anchors are the English terms' (glossary/#gradient in every language).
