@@ -65,3 +65,36 @@ def test_a_page_without_its_translation_says_it_is_shown_in_english(site_dir):
                 )
                 assert note in html, f"{lang}/{_url_path(page)}"
                 break
+
+
+class _Languages:
+    """What the course plugin reads of mkdocs.yml's i18n: the languages it builds."""
+
+    def __init__(self, *locales):
+        from types import SimpleNamespace
+
+        langs = [SimpleNamespace(locale=lang, build=True) for lang in locales]
+        self.plugins = {"i18n": SimpleNamespace(config=SimpleNamespace(languages=langs))}
+
+
+def test_a_whole_course_refuses_a_page_without_its_translations(tmp_path):
+    import languages
+    from mkdocs.exceptions import PluginError
+
+    docs = tmp_path / "docs"
+    (docs / "lessons").mkdir(parents=True)
+    for name in ("index", "lessons/day01_x"):
+        for suffix in ("", ".ru", ".et"):
+            (docs / f"{name}{suffix}.md").write_text("# page\n", encoding="utf-8")
+    config = _Languages("en", "ru", "et")
+    config.docs_dir = str(docs)
+    languages.require_translations(config)  # every page in every language: nothing to say
+    (docs / "lessons" / "day02_y.md").write_text("# a new day\n", encoding="utf-8")
+    (docs / "lessons" / "day02_y.ru.md").write_text("# новый день\n", encoding="utf-8")
+    with pytest.raises(PluginError, match=r"et: lessons/day02_y\.md\.") as error:
+        languages.require_translations(config)
+    assert "ru:" not in str(error.value)  # Russian has it
+    # a site that builds English alone asks for no translation
+    english_only = _Languages("en")
+    english_only.docs_dir = str(docs)
+    languages.require_translations(english_only)
