@@ -40,17 +40,27 @@ from pathlib import Path
 
 import yaml
 
+import translations
+from translations import _
+
 ROOT = Path(__file__).resolve().parent
 DOCS = ROOT / "docs"
 LESSONS = DOCS / "lessons"
 
-PHASES = {1: "Foundations", 2: "Neural networks", 3: "Language models", 4: "Toward nanoGPT"}
+PHASES = {
+    1: _("Foundations"),
+    2: _("Neural networks"),
+    3: _("Language models"),
+    4: _("Toward nanoGPT"),
+}
 
 # The one front-matter pattern: a page opens with a `---` line, YAML, and a `---` line.
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 # A lesson's file name: "day" and the day in two digits, then the slug's words.
 LESSON_NAME = re.compile(r"day(?P<day>[0-9]{2})_[a-z0-9_]+\.md")
 KEYS = ("day", "title", "phase")
+# A page's translation: the English page's name with the language before ".md".
+TRANSLATION = re.compile(r"\.[a-z]{2}\.md$")
 
 # The time rule, in minutes. A learner reads technical prose with formulas at about 120 words
 # a minute, reads, runs and changes a cell at about 15 seconds per line of code, answers a
@@ -105,18 +115,25 @@ def estimate_minutes(page: str, exercise: str = "") -> int:
     return max(5, 5 * math.ceil(minutes / 5))
 
 
-def phase_title(phase: int) -> str:
+def phase_title(phase: int, lang: str = translations.DEFAULT) -> str:
     """ "Phase 2 · Neural networks": a section of the navigation and of the course map."""
     if phase not in PHASES:
         *most, last = PHASES
         choices = f"{', '.join(map(str, most))} or {last}" if most else str(last)
         raise ManifestError(f"front matter phase must be {choices}, got {phase!r}")
-    return f"Phase {phase} · {PHASES[phase]}"
+    name = translations.gettext(lang, PHASES[phase])
+    return translations.gettext(lang, "Phase {phase} · {name}").format(phase=phase, name=name)
 
 
-def badge_text(day: int, phase: int, total: int) -> str:
+def badge_text(day: int, phase: int, total: int, lang: str = translations.DEFAULT) -> str:
     """ "Phase 2 · Neural networks · Day 12 of 30": the badge on a lesson and its notebook."""
-    return f"{phase_title(phase)} · Day {day} of {total}"
+    of_total = translations.gettext(lang, "Day {day} of {total}").format(day=day, total=total)
+    return f"{phase_title(phase, lang)} · {of_total}"
+
+
+def day_title(day: int, title: str, lang: str = translations.DEFAULT) -> str:
+    """ "Day 12 · The loss": a lesson's name in the navigation."""
+    return translations.gettext(lang, "Day {day} · {title}").format(day=day, title=title)
 
 
 @dataclass(frozen=True)
@@ -206,8 +223,16 @@ class Course:
         """The repository: the folder that holds docs/, exercises/ and grader/."""
         return self.docs_dir.parent
 
-    def badge(self, day: int, phase: int) -> str:
-        return badge_text(day, phase, self.total)
+    def badge(self, day: int, phase: int, lang: str = translations.DEFAULT) -> str:
+        return badge_text(day, phase, self.total, lang)
+
+    def title(self, day: Day, lang: str = translations.DEFAULT) -> str:
+        """The day's title in `lang`: its translation's front matter, English while it has none."""
+        page = self.docs_dir / "lessons" / f"{day.slug}.{lang}.md"
+        if lang == translations.DEFAULT or not page.is_file():
+            return day.title
+        meta, _ = split_front_matter(page.read_text(encoding="utf-8"))
+        return str(meta.get("title") or day.title)
 
     def phases(self) -> list[tuple[int, str, tuple[Day, ...]]]:
         """[(phase, its name, its days)] in order, for the phases that have a day."""
@@ -232,7 +257,9 @@ def load(docs_dir: Path | str = DOCS) -> Course:
     lessons = docs_dir / "lessons"
     if not lessons.is_dir():
         raise ManifestError(f"no lessons: {lessons} is not a folder")
-    days = sorted((read_day(p) for p in lessons.glob("day*.md")), key=lambda d: d.day)
+    # The English pages: a translation (day12_loss.ru.md) is the same day in another language.
+    pages = [p for p in lessons.glob("day*.md") if not TRANSLATION.search(p.name)]
+    days = sorted(map(read_day, pages), key=lambda d: d.day)
     numbers = [d.day for d in days]
     if numbers != list(range(1, len(days) + 1)):
         repeated = sorted({n for n in numbers if numbers.count(n) > 1})

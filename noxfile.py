@@ -155,6 +155,47 @@ def notebooks(session: nox.Session) -> None:
 
 
 @nox.session
+def translations(session: nox.Session) -> None:
+    """The catalog of the course's words (translations.py): extract the messages from the code
+    into locales/course.pot, merge them into each language's .po (translate what is new there),
+    and compile the .mo files gettext reads. tests/i18n/ fails while one of these is stale."""
+    session.install("-r", DOCS)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))  # translations.py, at the root
+    import translations as catalog
+
+    pot = "locales/course.pot"
+    env = {"PYTHONPATH": "."}  # babel.cfg's extractor for mkdocs.yml's nav is tools/catalog.py
+    session.run(
+        "pybabel",
+        "extract",
+        "-F",
+        "babel.cfg",
+        *catalog.EXTRACT_KEYWORDS,
+        "-o",
+        pot,
+        "--sort-output",
+        "--project",
+        "course",
+        ".",
+        env=env,
+    )
+    session.run(
+        "pybabel",
+        "update",
+        "-D",
+        catalog.DOMAIN,
+        "-i",
+        pot,
+        "-d",
+        "locales",
+        "--width",
+        "100",
+        "--no-fuzzy-matching",
+    )
+    session.run("pybabel", "compile", "-D", catalog.DOMAIN, "-d", "locales", "--statistics")
+
+
+@nox.session
 def notebooks_run(session: nox.Session) -> None:
     """Run every day's notebook as a learner would: fresh Jupyter kernel, engine from the site."""
     session.install("-r", TESTS)

@@ -16,8 +16,12 @@ import posixpath
 import tomllib
 from pathlib import Path
 
+from languages import source_uri
+
 import course
 import questions
+import translations
+from translations import t
 
 PLACEHOLDER = "<!-- course-map -->"
 
@@ -33,9 +37,11 @@ def lessons(files, days=None):
     return found
 
 
-def _minutes(total):
+def _minutes(total, lang=translations.DEFAULT):
     hours, minutes = divmod(int(total), 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    if hours:
+        return t(lang, "{hours} h {minutes:02d} min", hours=hours, minutes=minutes)
+    return t(lang, "{minutes} min", minutes=minutes)
 
 
 def _source(f):
@@ -48,11 +54,18 @@ def course_version(root=course.ROOT):
         return tomllib.load(f)["project"]["version"]
 
 
-def render(entries, page_uri, version=""):
-    here = posixpath.dirname(page_uri)
+def render(entries, page_uri, version="", lang=translations.DEFAULT, titles=None):
+    """The map's Markdown in `lang`; `titles`: {day: its title in `lang`} (English without)."""
     total = sum(meta["minutes"] for meta, _ in entries)
+    titles = titles or {}
     out = [
-        f"{len(entries)} days, about {_minutes(total)} of reading, running and exercises. "
+        translations.ngettext(
+            lang,
+            "{days} day, about {time} of reading, running and exercises.",
+            "{days} days, about {time} of reading, running and exercises.",
+            len(entries),
+        ).format(days=len(entries), time=_minutes(total, lang))
+        + " "
         '<span class="course-map__progress" data-total="' + str(len(entries)) + '"></span>',
         "",
         f'<div class="course-transfer" data-course-version="{html.escape(version)}"></div>',
@@ -65,36 +78,54 @@ def render(entries, page_uri, version=""):
         first, last = days[0][0]["day"], days[-1][0]["day"]
         minutes = sum(m["minutes"] for m, _ in days)
         out += [
-            f"## {course.phase_title(phase)}",
+            f"## {course.phase_title(phase, lang)}",
             "",
-            f"Days {first}–{last} · about {_minutes(minutes)}",
+            t(
+                lang,
+                "Days {first}–{last} · about {time}",
+                first=first,
+                last=last,
+                time=_minutes(minutes, lang),
+            ),
             "",
             '<div class="course-map" markdown>',
             "",
-            "| Day | Lesson | Time | Exercise | Questions |",
+            "| {} | {} | {} | {} | {} |".format(
+                t(lang, "Day"),
+                t(lang, "Lesson"),
+                t(lang, "Time"),
+                t(lang, "Exercise"),
+                t(lang, "Questions"),
+            ),
             "|---:|---|---:|:---:|:---:|",
         ]
         for meta, f in days:
-            link = posixpath.relpath(f.src_uri, here or ".")
-            slug = posixpath.splitext(posixpath.basename(f.src_uri))[0]
-            title = str(meta["title"]).replace("|", "\\|")
+            uri = source_uri(f.src_uri)  # progress is kept under the English page's name
+            link = posixpath.relpath(uri, posixpath.dirname(source_uri(page_uri)) or ".")
+            slug = posixpath.splitext(posixpath.basename(uri))[0]
+            title = str(titles.get(meta["day"], meta["title"])).replace("|", "\\|")
             asked = questions.find(_source(f), f.src_uri)
             ids = " ".join(q.id for q in asked)
-            page = posixpath.splitext(f.src_uri)[0]
+            page = posixpath.splitext(uri)[0]
+            not_done = html.escape(t(lang, "not done yet"))
+            time = t(lang, "{minutes} min", minutes=meta["minutes"])
             out.append(
-                f"| {meta['day']} | [{title}]({link}) | {meta['minutes']} min | "
-                f'<span class="course-done" data-exercise="{slug}.py" title="not done yet">○</span> | '
+                f"| {meta['day']} | [{title}]({link}) | {time} | "
+                f'<span class="course-done" data-exercise="{slug}.py" title="{not_done}">○</span> | '
                 f'<span class="course-answers" data-page="{page}" data-questions="{ids}">{len(asked)}</span> |'
             )
         out += ["", "</div>", ""]
     return "\n".join(out)
 
 
-def add_map(markdown: str, page, files, manifest: course.Course | None = None) -> str:
+def add_map(
+    markdown: str, page, files, manifest: course.Course | None = None, lang=translations.DEFAULT
+) -> str:
     """The page's Markdown with its placeholder made the course map (`manifest`: the course
-    as this build reads it, from the plugin; None: as imported)."""
+    as this build reads it, from the plugin; None: as imported), in `lang`."""
     if PLACEHOLDER not in markdown:
         return markdown
-    days = manifest.days if manifest else None
-    table = render(lessons(files, days), page.file.src_uri, course_version())
+    manifest = manifest or course.COURSE
+    titles = {d.day: manifest.title(d, lang) for d in manifest.days}
+    table = render(lessons(files, manifest.days), page.file.src_uri, course_version(), lang, titles)
     return markdown.replace(PLACEHOLDER, table)

@@ -32,16 +32,32 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on how mkdocs i
 
 from mkdocs.exceptions import PluginError
 
+import translations
+
 PLACEHOLDER = "lessons/*.md"
 
 
-def lesson_sections(manifest: course.Course) -> list[dict]:
+def lesson_sections(manifest: course.Course, lang: str = translations.DEFAULT) -> list[dict]:
     """[{"Phase 1 · Foundations": [{"Day 1 · The derivative": "lessons/day01_....md"}, ...]},
-    ...] in day order: the navigation names each lesson with its day."""
+    ...] in day order, in `lang`: the navigation names each lesson with its day."""
     return [
-        {course.phase_title(phase): [{f"Day {d.day} · {d.title}": d.lesson} for d in days]}
+        {
+            course.phase_title(phase, lang): [
+                {course.day_title(d.day, manifest.title(d, lang), lang): d.lesson} for d in days
+            ]
+        }
         for phase, _, days in manifest.phases()
     ]
+
+
+def _translated(item, lang: str):
+    """A nav entry with the titles mkdocs.yml gives in English said in `lang` (the catalog's
+    messages include them: tools/catalog.py extracts them from mkdocs.yml)."""
+    if isinstance(item, dict):
+        return {translations.gettext(lang, k): _translated(v, lang) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_translated(v, lang) for v in item]
+    return item
 
 
 def _pages(item):
@@ -56,8 +72,9 @@ def _pages(item):
             yield from _pages(value)
 
 
-def expand(nav: list | None, manifest: course.Course) -> list:
-    """`nav` with its placeholder replaced by the lesson sections; PluginError if it cannot be."""
+def expand(nav: list | None, manifest: course.Course, lang: str = translations.DEFAULT) -> list:
+    """`nav` with its placeholder replaced by the lesson sections, in `lang`; PluginError if it
+    cannot be."""
     if not nav or sum(item == PLACEHOLDER for item in nav) != 1:
         raise PluginError(
             f"mkdocs.yml: the nav must hold the entry `- {PLACEHOLDER}` once, at its top level, "
@@ -73,7 +90,9 @@ def expand(nav: list | None, manifest: course.Course) -> list:
         )
     out = []
     for item in nav:
-        out.extend(lesson_sections(manifest) if item == PLACEHOLDER else [item])
+        out.extend(
+            lesson_sections(manifest, lang) if item == PLACEHOLDER else [_translated(item, lang)]
+        )
     return out
 
 

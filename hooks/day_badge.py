@@ -18,18 +18,18 @@ _TYPED_BADGE = re.compile(r'^[ \t]*<p class="day-badge">.*?</p>[ \t]*\n?', re.M)
 _H1 = re.compile(r"^# \S", re.M)
 
 
-def badge_text(meta, manifest: course.Course | None = None) -> str:
-    return (manifest or course.COURSE).badge(meta["day"], meta["phase"])
+def badge_text(meta, manifest: course.Course | None = None, lang: str = "en") -> str:
+    return (manifest or course.COURSE).badge(meta["day"], meta["phase"], lang)
 
 
-def badge_html(meta, manifest: course.Course | None = None) -> str:
+def badge_html(meta, manifest: course.Course | None = None, lang: str = "en") -> str:
     return (
         f'<p class="day-badge" data-day="{meta["day"]}" data-phase="{meta["phase"]}">'
-        f"{badge_text(meta, manifest)}</p>"
+        f"{badge_text(meta, manifest, lang)}</p>"
     )
 
 
-def add_badge(markdown: str, page, manifest: course.Course | None = None) -> str:
+def add_badge(markdown: str, page, manifest: course.Course | None = None, lang: str = "en") -> str:
     """A lesson page's Markdown with its badge (and title) on top; any other page as it is."""
     meta = page.meta
     if "day" not in meta or not page.file.src_uri.startswith("lessons/"):
@@ -37,7 +37,7 @@ def add_badge(markdown: str, page, manifest: course.Course | None = None) -> str
     if "phase" not in meta:
         raise ValueError(f"{page.file.src_uri}: front matter has `day:` but no `phase:`")
     body = _TYPED_BADGE.sub("", markdown, count=1).lstrip("\n")
-    head = badge_html(meta, manifest) + "\n\n"
+    head = badge_html(meta, manifest, lang) + "\n\n"
     if not _H1.search(body):
         head += f"# {meta.get('title') or page.title}\n\n"
     return head + body

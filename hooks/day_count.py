@@ -25,9 +25,10 @@ def in_words(n: int) -> str:
     return _TENS[tens] + (f"-{_ONES[ones]}" if ones else "")
 
 
-def fill(text: str, days: int) -> str:
-    """`text` with its `{{ days }}` and `{{ Days }}` markers made the number of days."""
+def fill(text: str, days: int, lang: str = "en") -> str:
+    """`text` with its `{{ days }}` and `{{ Days }}` markers made the number of days: in words
+    in English, in digits in Russian and Estonian (where the words' case follows the sentence)."""
     if "{{" not in text:
         return text
-    words = in_words(days)
+    words = in_words(days) if lang == "en" else str(days)
     return text.replace(MARKER, words).replace(CAPITALISED, words[:1].upper() + words[1:])

@@ -12,14 +12,18 @@ import posixpath
 import re
 from pathlib import Path
 
+from languages import source_uri
 from mkdocs.utils import get_relative_url
 
+import translations
 from tools.notebooks import colab_url, settings
 
 # tools/notebooks.py turns a lesson's link to another lesson into a link to that lesson's
 # notebook, `dayNN_slug.ipynb`: right beside it in docs/notebooks/ or a folder of downloads.
 # On the site each notebook is a page of its own, so such a link is pointed at that page.
-_NOTEBOOK_HREF = re.compile(r'href="(?P<name>day[0-9][0-9]_\w+\.ipynb)(?P<anchor>#[^"]*)?"')
+_NOTEBOOK_HREF = re.compile(
+    r'href="(?P<name>day[0-9][0-9]_\w+(?:\.[a-z]{2})?\.ipynb)(?P<anchor>#[^"]*)?"'
+)
 
 
 def read_settings(config_file: str | Path) -> dict:
@@ -33,7 +37,7 @@ def read_settings(config_file: str | Path) -> dict:
 
 
 def _notebook_file(page, files):
-    slug = posixpath.splitext(posixpath.basename(page.file.src_uri))[0]
+    slug = posixpath.splitext(posixpath.basename(source_uri(page.file.src_uri)))[0]
     return files.get_file_from_path(f"notebooks/{slug}.ipynb")
 
 
@@ -46,31 +50,41 @@ def exclude_from_search(page) -> None:
         page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
 
 
-def add_notebook_line(markdown: str, page, files, settings: dict | None = None) -> str:
+def add_notebook_line(
+    markdown: str, page, files, settings: dict | None = None, lang: str = translations.DEFAULT
+) -> str:
     """A lesson page's Markdown with the notebook line under its badge; any other page as it is.
 
-    `settings`: the course's public addresses (`read_settings`), for "Open in Colab".
+    `settings`: the course's public addresses (`read_settings`), for "Open in Colab"; `lang`:
+    the language of the line's words.
     """
     if "day" not in page.meta or not page.file.src_uri.startswith("lessons/"):
         return markdown
     nb = _notebook_file(page, files)
-    if nb is None:
+    # mkdocs-jupyter serves the notebook as a page at nb.url and copies the .ipynb into its folder.
+    if nb is not None:
+        name = posixpath.basename(nb.src_uri)
+        folder, url = posixpath.dirname(nb.dest_uri), nb.url
+    elif lang != translations.DEFAULT:  # not translated yet: the English one, at the root
+        slug = posixpath.splitext(posixpath.basename(source_uri(page.file.src_uri)))[0]
+        name, folder, url = f"{slug}.ipynb", f"notebooks/{slug}", f"notebooks/{slug}/"
+    else:
         raise FileNotFoundError(
             f"{page.file.src_uri} has no notebook: run `nox -s notebooks` "
             "(or python -m tools.notebooks) to write docs/notebooks/"
         )
-    # mkdocs-jupyter serves the notebook as a page at nb.url and copies the .ipynb into its folder.
-    name = posixpath.basename(nb.src_uri)
-    folder = posixpath.dirname(nb.dest_uri)
     download = get_relative_url(posixpath.join(folder, name), page.url)
-    view = get_relative_url(nb.url, page.url)
+    view = get_relative_url(url, page.url)
     colab = colab_url(settings, name) if settings else None
-    line = (
-        f'<p class="day-notebook"><a href="{download}" download>Download this day as a Jupyter '
-        f'notebook</a> · <a href="{view}">read the notebook</a>'
-        + (f' · <a href="{colab}">Open in Colab</a>' if colab else "")
-        + "</p>"
-    )
+    words = [
+        f'<a href="{download}" download>'
+        + translations.gettext(lang, "Download this day as a Jupyter notebook")
+        + "</a>",
+        f'<a href="{view}">' + translations.gettext(lang, "read the notebook") + "</a>",
+    ]
+    if colab:
+        words.append(f'<a href="{colab}">' + translations.gettext(lang, "Open in Colab") + "</a>")
+    line = f'<p class="day-notebook">{" · ".join(words)}</p>'
     # Right after the badge (day_badge runs first), else at the top.
     marker = "</p>\n\n"
     if markdown.startswith('<p class="day-badge"') and marker in markdown:
@@ -82,13 +96,17 @@ def add_notebook_line(markdown: str, page, files, settings: dict | None = None) 
 _EMPTY_MATHJAX = '<script src=""> </script>'
 
 
-def notebook_urls(files) -> dict[str, str]:
-    """{"day17_bigrams.ipynb": its page's url}: once mkdocs-jupyter has made notebooks pages."""
-    return {
-        posixpath.basename(f.src_uri): f.url
+def notebook_urls(files, slugs=()) -> dict[str, str]:
+    """{"day17_bigrams.ipynb": its page's url}: once mkdocs-jupyter has made notebooks pages.
+    `slugs`: every lesson's; an English notebook not in this build (a Russian or Estonian
+    one's) is the English build's page at the site's root."""
+    urls = {f"{slug}.ipynb": f"notebooks/{slug}/" for slug in slugs}
+    urls.update(
+        (posixpath.basename(f.src_uri), f.url)
         for f in files
         if f.src_uri.startswith("notebooks/") and f.src_uri.endswith(".ipynb")
-    }
+    )
+    return urls
 
 
 def link_sibling_notebooks(output, page_url, urls):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 
 HOOKS = Path(__file__).resolve().parent
 if str(HOOKS) not in sys.path:  # the modules of this folder import each other by name
@@ -40,8 +40,11 @@ import course_nav  # noqa: E402  (first: it explains a missing course.py)
 import course_site  # noqa: E402
 import day_badge  # noqa: E402
 import day_count  # noqa: E402
+import languages  # noqa: E402
 import notebook_link  # noqa: E402
 import toc_math  # noqa: E402
+
+from tools import glossary  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,6 +65,11 @@ class CourseConfig(base.Config):
     # The course server's address (mkdocs.yml: `!ENV [SUBMIT_URL, null]`): every page then
     # names it and offers Submit (course_site.py); unset, a static site with no server.
     submit_url = c.Optional(c.Type(str))
+    # Whether every page must have its translation into every language of mkdocs.yml's `i18n`
+    # (day04_x.ru.md, day04_x.et.md beside day04_x.md): true, a page without one stops the
+    # build, naming it. False while the translations are being written: a missing one is shown
+    # in English with a note that says so (languages.fallback_note).
+    translations_whole = c.Type(bool, default=True)
 
 
 class CoursePlugin(BasePlugin[CourseConfig]):
@@ -73,26 +81,47 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.server: str | None = None  # the checked SUBMIT_URL
         self.notebook_settings: dict = {}  # the course's public addresses (Colab links)
         self.notebook_urls: dict[str, str] = {}  # "day17_bigrams.ipynb" -> its page's url
+        self.nav: list | None = None  # mkdocs.yml's nav, as written (each language expands it)
+        self.lang = "en"  # the language the current build writes (languages.py)
+        self.glossary: dict[str, str] = {}  # language -> its tooltips' Markdown
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        languages.keep_instant_navigation()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        # Once per language: mkdocs-static-i18n runs a whole build for each on this config.
+        self.lang = languages.build_language(config)
         self.manifest = course_nav.load(config.docs_dir)
-        config.nav = course_nav.expand(config.nav, self.manifest)
+        if self.config.translations_whole:
+            languages.require_translations(config)
+        if self.nav is None:
+            self.nav = config.nav
+        config.nav = course_nav.expand(self.nav, self.manifest, self.lang)
         self.server = course_site.configure(config, self.config.submit_url)
         self.notebook_settings = notebook_link.read_settings(config.config_file_path)
         if config.site_description:
-            config.site_description = day_count.fill(config.site_description, self.manifest.total)
+            config.site_description = day_count.fill(
+                config.site_description, self.manifest.total, self.lang
+            )
         return config
+
+    @event_priority(-110)  # after mkdocs-static-i18n's (-100), which remade every file
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        return languages.notebooks_as_pages(files, config, self.lang)
 
     def on_page_markdown(
         self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
-        markdown = day_badge.add_badge(markdown, page, self.manifest)
-        markdown = notebook_link.add_notebook_line(markdown, page, files, self.notebook_settings)
-        markdown = course_map.add_map(markdown, page, files, self.manifest)
-        return day_count.fill(markdown, self.manifest.total)
+        lang = self.lang
+        markdown = day_badge.add_badge(markdown, page, self.manifest, lang)
+        markdown = notebook_link.add_notebook_line(
+            markdown, page, files, self.notebook_settings, lang
+        )
+        markdown = course_map.add_map(markdown, page, files, self.manifest, lang)
+        markdown = languages.fallback_note(markdown, page, lang)
+        markdown = day_count.fill(markdown, self.manifest.total, lang)
+        return markdown + "\n\n" + glossary.tooltips(lang)
 
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
@@ -107,16 +136,22 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         return context
 
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
-        self.notebook_urls = notebook_link.notebook_urls(files)
+        self.notebook_urls = notebook_link.notebook_urls(
+            files, [d.slug for d in self.manifest.days]
+        )
         return env
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        output = languages.without_head_alternates(output)
         output = course_site.finish_page(output, page, self.server)
         return notebook_link.finish_notebook_page(output, page, self.notebook_urls)
 
+    @event_priority(-110)  # after mkdocs-static-i18n's (-100), which builds ru/ and et/
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        # Last: see the module's docstring. A preview keeps nothing offline, so that each
-        # reload shows the latest build.
+        # Last, once: after every language is built (see the module's docstring). A preview
+        # keeps nothing offline, so that each reload shows the latest build.
+        if languages.other_languages_building(config):
+            return
         course_site.build_runtime(config, self.server, offline=not self.serving)
 
     def on_serve(

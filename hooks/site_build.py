@@ -339,7 +339,8 @@ def publish_notebooks(site: Path, site_url: str, wheels: list[Path]) -> None:
     (site / WHEELS_JSON).parent.mkdir(parents=True, exist_ok=True)
     (site / WHEELS_JSON).write_text(json.dumps(listed, indent=1, sort_keys=True) + "\n")
     url = site_url if site_url.endswith("/") else site_url + "/"
-    for path in sorted((site / "notebooks").glob("*/*.ipynb")):
+    # the English notebooks, and each language's (ru/notebooks/...)
+    for path in sorted([*site.glob("notebooks/*/*.ipynb"), *site.glob("*/notebooks/*/*.ipynb")]):
         try:
             path.write_text(with_site_address(path.read_text(encoding="utf-8"), url), "utf-8")
         except ValueError as exc:

@@ -94,7 +94,7 @@ def browser_type_launch_args(browser_type_launch_args):
 # Computations of the lesson tests that start as soon as the tests are collected, rather
 # than at the first lesson test (tests/lessons/ahead.py): the browser tests run first and
 # leave the second core mostly idle while they wait for pages.
-START_AT_COLLECTION = {"tests.lessons.test_my_engine"}
+START_AT_COLLECTION = {"tests.lessons.test_my_engine", "tests.i18n.test_cells"}
 
 
 def pytest_collection_finish(session):

@@ -1,10 +1,13 @@
-"""Write the glossary page and the tooltip abbreviations from includes/glossary.yml.
+"""Write the glossary pages and the tooltip abbreviations from the glossaries' YAML.
 
-    python tools/glossary.py           # write docs/glossary.md and includes/abbreviations.md
-    python tools/glossary.py --check   # exit 1 if either file is not what the YAML gives
+    python tools/glossary.py           # write every language's glossary page and tooltips
+    python tools/glossary.py --check   # exit 1 if one is not what its YAML gives
 
-The abbreviations file is appended to every page by `pymdownx.snippets` (mkdocs.yml), so
-each form of a term shows its definition as a tooltip (Material's `content.tooltips`).
+English: includes/glossary.yml gives docs/glossary.md and includes/abbreviations.md. Each
+translation, includes/glossary.<lang>.yml (keyed by the English terms, whose `day` it
+takes), gives docs/glossary.<lang>.md and includes/abbreviations.<lang>.md. The course plugin
+appends a page's language's abbreviations to it, so each form of a term shows its definition
+as a tooltip (Material's `content.tooltips`).
 """
 
 import json
@@ -15,17 +18,62 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: translations.py sits at the root
+    sys.path.insert(0, str(ROOT))
+
+from translations import LANGUAGES  # noqa: E402
+
 SOURCE = ROOT / "includes" / "glossary.yml"
 PAGE = ROOT / "docs" / "glossary.md"
 ABBREVIATIONS = ROOT / "includes" / "abbreviations.md"
+
+
+def abbreviations_path(lang: str = "en") -> Path:
+    """The tooltips of a language's glossary: includes/abbreviations.md, abbreviations.ru.md..."""
+    return ABBREVIATIONS if lang == "en" else ABBREVIATIONS.with_name(f"abbreviations.{lang}.md")
+
+
+def tooltips(lang: str = "en") -> str:
+    """The Markdown abbreviations the site's build appends to every page in `lang` (the
+    course plugin): each form of each term, with its definition."""
+    path = abbreviations_path(lang)
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 def entries():
     return yaml.safe_load(SOURCE.read_text(encoding="utf-8"))
 
 
+def translated_entries(lang):
+    """A translation's glossary: (its page's words, its entries with the English `day`), or
+    None when the language has no glossary yet. ValueError when it is not the English one's."""
+    path = SOURCE.with_name(f"glossary.{lang}.yml")
+    if not path.is_file():
+        return None
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    english = entries()
+    terms = data.get("terms") or []
+    keys = [e["term"] for e in english]
+    if [e.get("term") for e in terms] != keys:
+        raise ValueError(
+            f"{path.relative_to(ROOT)}: its terms are not includes/glossary.yml's, one each in the "
+            f"same order (missing {sorted(set(keys) - {e.get('term') for e in terms})})"
+        )
+    items = []
+    for source, item in zip(english, terms):
+        item = {**item, "day": source["day"], "key": source["term"], "term": item["name"]}
+        if "pattern" in source:  # a symbol is written alike in every language
+            item["pattern"] = source["pattern"]
+        items.append(item)
+    return data["page"], items
+
+
 def lesson_file(day):
-    (path,) = (ROOT / "docs" / "lessons").glob(f"day{day:02d}_*.md")
+    (path,) = [
+        p
+        for p in (ROOT / "docs" / "lessons").glob(f"day{day:02d}_*.md")
+        if not re.search(r"\.[a-z]{2}\.md$", p.name)  # a translation is the same day's page
+    ]
     return path.name
 
 
@@ -33,29 +81,38 @@ def anchor(term):
     return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-") or "symbol"
 
 
-def page_text(items):
+def page_text(items, words=None):
     """The glossary page: one heading per term, its definition under it.
 
     A heading each, so that the site's search finds a term as a short entry of its own
     (Material indexes a page by its headings' sections), and the contents list beside the
     page lists every term. The heading's id stays the term's anchor (glossary/#gradient).
     """
-    lines = [
-        "# Glossary",
-        "",
-        "Every term the course names, in one line, with the lesson that introduces it, in the",
-        "order the course introduces them. On every page, a term written in the prose shows this",
-        "definition when you hover over it or move to it with the keyboard. Symbols are explained",
-        "on the [notation](reference/notation.md) page as well.",
-    ]
-    for item in sorted(items, key=lambda e: (e["day"], e["term"].lower())):
+    if words is None:  # English
+        lines = [
+            "# Glossary",
+            "",
+            "Every term the course names, in one line, with the lesson that introduces it, in the",
+            "order the course introduces them. On every page, a term written in the prose shows "
+            "this",
+            "definition when you hover over it or move to it with the keyboard. Symbols are "
+            "explained",
+            "on the [notation](reference/notation.md) page as well.",
+        ]
+        introduced = "Introduced on [day {day}]({link})."
+    else:
+        lines = [f"# {words['title']} {{#glossary}}", "", words["intro"].strip()]
+        introduced = words["introduced"]
+    # Sorted by the English term within a day, so every language lists the terms alike; the
+    # anchors are the English terms' (glossary/#gradient in every language).
+    for item in sorted(items, key=lambda e: (e["day"], e.get("key", e["term"]).lower())):
         day = item["day"]
         lines += [
             "",
-            f"## {item['term']} {{#{anchor(item['term'])} .course-term}}",
+            f"## {item['term']} {{#{anchor(item.get('key', item['term']))} .course-term}}",
             "",
             item["definition"],
-            f"Introduced on [day {day}](lessons/{lesson_file(day)}).",
+            introduced.format(day=day, link=f"lessons/{lesson_file(day)}"),
         ]
     return "\n".join(lines) + "\n"
 
@@ -79,14 +136,14 @@ def rank_search_index(site_dir):
         return
     index = json.loads(path.read_text(encoding="utf-8"))
     for doc in index["docs"]:
-        if doc["location"].startswith("glossary/#"):
+        if re.match(r"(?:[a-z]{2}/)?glossary/#", doc["location"]):
             doc["boost"] = round(SEARCH_BOOST * (1 + 1 / len(doc["title"].split())), 3)
     path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
 
 
-def abbreviations_text(items):
+def abbreviations_text(items, source="includes/glossary.yml"):
     lines = [
-        "<!-- Written by tools/glossary.py from includes/glossary.yml: edit the YAML, not this. -->",
+        f"<!-- Written by tools/glossary.py from {source}: edit the YAML, not this. -->",
     ]
     for item in items:
         for form in item.get("forms", []):
@@ -98,9 +155,24 @@ def abbreviations_text(items):
     return "\n".join(lines) + "\n"
 
 
-def main(argv):
+def wanted_files():
+    """{path: its text} of every glossary page and tooltips file the YAML files give."""
     items = entries()
     wanted = {PAGE: page_text(items), ABBREVIATIONS: abbreviations_text(items)}
+    for lang in LANGUAGES[1:]:
+        translated = translated_entries(lang)
+        if translated is None:
+            continue
+        words, items = translated
+        wanted[PAGE.with_name(f"glossary.{lang}.md")] = page_text(items, words)
+        wanted[abbreviations_path(lang)] = abbreviations_text(
+            items, f"includes/glossary.{lang}.yml"
+        )
+    return wanted
+
+
+def main(argv):
+    wanted = wanted_files()
     if "--check" in argv:
         stale = [
             p

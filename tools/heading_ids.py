@@ -7,6 +7,7 @@ A translated page (day04_manual_backward.ru.md) keeps the English page's heading
 the tests can pair a page's sections across languages (tests/i18n/).
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -18,11 +19,23 @@ ROOT = Path(__file__).resolve().parents[1]
 def heading_ids(text: str) -> list[tuple[int, str, str]]:
     """(level, id, text) of every heading of a page's Markdown, as the site's build makes them."""
     md = markdown.Markdown(
-        extensions=["attr_list", "md_in_html", "tables", "toc", "pymdownx.superfences",
-                    "admonition", "pymdownx.details", "pymdownx.arithmatex"],
+        extensions=[
+            "attr_list",
+            "md_in_html",
+            "tables",
+            "toc",
+            "pymdownx.superfences",
+            "admonition",
+            "pymdownx.details",
+            "pymdownx.arithmatex",
+        ],
         extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
-    md.convert(text.split("\n---\n", 1)[1] if text.startswith("---\n") else text)
+    body = text.split("\n---\n", 1)[1] if text.startswith("---\n") else text
+    # The site's own fences (```model-explorer prefix="emm") are the build's to parse: here
+    # each is a plain code block, so that it hides no heading after it.
+    body = re.sub(r"^([ \t]*`{3,})[^`\n]+$", r"\1text", body, flags=re.M)
+    md.convert(body)
     found = []
 
     def walk(tokens):

@@ -62,7 +62,9 @@ import yaml
 
 import course
 import questions
+import translations
 from tools.my_engine import FIRST_DAY as MY_ENGINE_FIRST_DAY
+from translations import t
 
 ROOT = course.ROOT
 LESSONS = course.LESSONS
@@ -84,7 +86,7 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
+def split_page(text: str, lang: str = translations.DEFAULT) -> tuple[dict, list[tuple[str, str]]]:
     """(front matter, [(kind, source), ...]) in page order.
 
     kind is "markdown", "code", "torch" (a "Check it against PyTorch" block: its code), or
@@ -133,16 +135,16 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
                 cells.append((kind, body.rstrip("\n")))
             elif fence["name"] == "exercise":
                 block = yaml.safe_load(body)
-                prose.extend(prefix() + s for s in _exercise_note(block).split("\n"))
+                prose.extend(prefix() + s for s in _exercise_note(block, lang).split("\n"))
                 flush()
                 cells.append(("exercise", block.get("file", "")))
             elif fence["name"] == "question":
-                note = _question_note(questions.parse(body))
+                note = _question_note(questions.parse(body), lang)
                 prose.extend(prefix() + s for s in note.split("\n"))
             elif fence["name"] == "explorer":
-                prose.extend(prefix() + s for s in _explorer_note(body.strip()).split("\n"))
+                prose.extend(prefix() + s for s in _explorer_note(body.strip(), lang).split("\n"))
             elif fence["name"] == "model-explorer":
-                prose.extend(prefix() + s for s in _model_explorer_note(line).split("\n"))
+                prose.extend(prefix() + s for s in _model_explorer_note(line, lang).split("\n"))
             else:
                 prose.extend(prefix() + s for s in [line.strip(), *body.split("\n"), "```"])
             i = end + 1
@@ -168,21 +170,25 @@ def split_page(text: str) -> tuple[dict, list[tuple[str, str]]]:
     return meta, cells
 
 
-def _exercise_note(block: dict) -> str:
+def _exercise_note(block: dict, lang: str = translations.DEFAULT) -> str:
     name = block.get("file", "")
     note = [
-        f"**Exercise.** The next cell is `exercises/{name}`: fill in the functions it marks and "
-        f"run it (it saves your code as `{name}` beside this notebook), then run the check "
-        "cell after it, which runs the same checks as the lesson page's Check button. "
-        f"`%run {name}` runs the file's own demo. In the course repository, "
-        f"`python -m grader --exercise {name}` checks the file itself.",
+        t(
+            lang,
+            "**Exercise.** The next cell is `exercises/{name}`: fill in the functions it marks "
+            "and run it (it saves your code as `{name}` beside this notebook), then run the "
+            "check cell after it, which runs the same checks as the lesson page's Check button. "
+            "`%run {name}` runs the file's own demo. In the course repository, "
+            "`python -m grader --exercise {name}` checks the file itself.",
+            name=name,
+        ),
     ]
     hints = block.get("hints") or []
     for n, hint in enumerate(hints, 1):
         note += [
             "",
             "<details>",
-            f"<summary>Hint {n} of {len(hints)}</summary>",
+            "<summary>" + t(lang, "Hint {n} of {count}", n=n, count=len(hints)) + "</summary>",
             "",
             hint,
             "",
@@ -191,9 +197,9 @@ def _exercise_note(block: dict) -> str:
     return "\n".join(note)
 
 
-def _question_note(q: questions.Question) -> str:
+def _question_note(q: questions.Question, lang: str = translations.DEFAULT) -> str:
     """A check for understanding: the question, its options, then its answer folded away."""
-    note = [f"**Check yourself.** {q.ask}"]
+    note = [t(lang, "**Check yourself.**") + f" {q.ask}"]
     if q.choices:
         note += ["", *(f"- {text}" for text, _ in q.choices)]
         answer = next(text for text, right in q.choices if right)
@@ -204,9 +210,9 @@ def _question_note(q: questions.Question) -> str:
     note += [
         "",
         "<details>",
-        "<summary>Answer and why (answer first, then open)</summary>",
+        "<summary>" + t(lang, "Answer and why (answer first, then open)") + "</summary>",
         "",
-        f"**Answer:** {answer}",
+        t(lang, "**Answer:**") + f" {answer}",
         "",
         q.explain,
         "",
@@ -215,51 +221,62 @@ def _question_note(q: questions.Question) -> str:
     return "\n".join(note)
 
 
-def _explorer_note(expression: str) -> str:
-    return "\n".join(
-        "> " + line
-        for line in [
-            "**Graph explorer.** On the course site, the lesson page shows the graph explorer here,",
-            f"starting from `{expression}`: it draws the graph and steps through its forward and",
-            "backward passes. It needs the site's JavaScript, so this notebook cannot show it: open",
-            "the lesson page, or the site's *Graph explorer* page, and type the expression there.",
-            "Here, `engine.graph.trace(L)` gives the same graph of a `Value` `L` as plain data:",
-            "every node with its value and grad, every edge with its local derivative.",
-        ]
+def _quote(text: str) -> str:
+    return "\n".join("> " + line for line in textwrap.wrap(text, 92))
+
+
+def _explorer_note(expression: str, lang: str = translations.DEFAULT) -> str:
+    return _quote(
+        t(
+            lang,
+            "**Graph explorer.** On the course site, the lesson page shows the graph explorer "
+            "here, starting from `{expression}`: it draws the graph and steps through its "
+            "forward and backward passes. It needs the site's JavaScript, so this notebook "
+            "cannot show it: open the lesson page, or the site's *Graph explorer* page, and "
+            "type the expression there. Here, `engine.graph.trace(L)` gives the same graph of "
+            "a `Value` `L` as plain data: every node with its value and grad, every edge with "
+            "its local derivative.",
+            expression=expression,
+        )
     )
 
 
 _FENCE_OPTION = re.compile(r'(?P<key>prefix|view)="(?P<value>[^"]*)"')
 _VIEW_WORDS = {
-    "embeddings": "the embeddings",
-    "attention": "each head's attention",
-    "residual": "the residual stream",
-    "probs": "the next-symbol probabilities",
-    "backward": "where the gradient of a name's loss goes",
-    "training": "the model learning while a training cell runs",
-    "forward": "the forward pass",
+    "embeddings": translations._("the embeddings"),
+    "attention": translations._("each head's attention"),
+    "residual": translations._("the residual stream"),
+    "probs": translations._("the next-symbol probabilities"),
+    "backward": translations._("where the gradient of a name's loss goes"),
+    "training": translations._("the model learning while a training cell runs"),
+    "forward": translations._("the forward pass"),
 }
 
 
-def _model_explorer_note(fence_line: str) -> str:
+def _model_explorer_note(fence_line: str, lang: str = translations.DEFAULT) -> str:
     options = {m["key"]: m["value"] for m in _FENCE_OPTION.finditer(fence_line)}
     words = [
-        _VIEW_WORDS[w] for w in re.split(r"[\s,]+", options.get("view", "")) if w in _VIEW_WORDS
+        t(lang, _VIEW_WORDS[w])
+        for w in re.split(r"[\s,]+", options.get("view", ""))
+        if w in _VIEW_WORDS
     ]
     shows = f" ({', '.join(words)})" if words else ""
     prefix = options.get("prefix", "emm")
-    return "\n".join(
-        "> " + line
-        for line in [
-            f"**Model explorer.** On the course site, the lesson page shows the model explorer here{shows},",
-            f"starting from the prefix `{prefix}`. It needs the site's JavaScript, so this notebook cannot",
-            "show it: open the lesson page, or the site's *Model explorer* page. It works on the",
-            "model trained in the site's own Python, never on one trained in this notebook.",
-        ]
+    return _quote(
+        t(
+            lang,
+            "**Model explorer.** On the course site, the lesson page shows the model explorer "
+            "here{shows}, starting from the prefix `{prefix}`. It needs the site's JavaScript, "
+            "so this notebook cannot show it: open the lesson page, or the site's *Model "
+            "explorer* page. It works on the model trained in the site's own Python, never on "
+            "one trained in this notebook.",
+            shows=shows,
+            prefix=prefix,
+        )
     )
 
 
-def link_notebooks(markdown: str, page: str = "a lesson") -> str:
+def link_notebooks(markdown: str, page: str = "a lesson", lang: str = translations.DEFAULT) -> str:
     """Point each link to a lesson page (`day17_bigrams.md`) at its notebook (`.ipynb`).
 
     A notebook is read beside the other notebooks (in docs/notebooks/ or a folder of
@@ -275,14 +292,17 @@ def link_notebooks(markdown: str, page: str = "a lesson") -> str:
                 f"{page}: the link to {target} has no notebook to point to; link a lesson page "
                 "(dayNN_slug.md) or write the page's full address"
             )
-        return f"]({target[: -len('.md')]}.ipynb{m['anchor'] or ''})"
+        stem = target[: -len(".md")]
+        if lang != translations.DEFAULT and (LESSONS / f"{stem}.{lang}.md").is_file():
+            stem = f"{stem}.{lang}"  # that lesson's notebook in the same language
+        return f"]({stem}.ipynb{m['anchor'] or ''})"
 
     return _PAGE_LINK.sub(repl, markdown)
 
 
-def badge(meta: dict) -> str:
-    """ "Phase 2 · Neural networks · Day 10 of 30" from a page's front matter."""
-    return course.badge(meta["day"], meta["phase"])
+def badge(meta: dict, lang: str = translations.DEFAULT) -> str:
+    """ "Phase 2 · Neural networks · Day 10 of 30" from a page's front matter, in `lang`."""
+    return course.COURSE.badge(meta["day"], meta["phase"], lang)
 
 
 def _source(text: str) -> list[str]:
@@ -342,84 +362,139 @@ def colab_url(config: dict, name: str) -> str | None:
     )
 
 
-# The setup cell's one line that names the course site; the build rewrites it (see above).
-_SITE_LINE = re.compile(r"^SITE = .*?  # the course site", re.M)
+# The setup cell's one line that names the course site; the build rewrites its value.
+_SITE_LINE = re.compile(r"^SITE = (?P<value>.*?)(?P<comment>  #.*)?$", re.M)
 
 
-def setup_cell(config: dict) -> str:
-    """The first code cell: make `engine` (and the public checks) importable, or say how."""
+def setup_cell(config: dict, lang: str = translations.DEFAULT) -> str:
+    """The first code cell: make `engine` importable (and the public checks), or say how."""
     site = config["published_url"]
     clone = config["repository"] or "<the course repository>"
-    return rf'''# Setup: makes the course's `engine` importable (Jupyter, JupyterLab, VS Code, Colab).
-SITE = {site!r}  # the course site's address (the notebook downloaded from the site has it)
-import importlib.util, json, urllib.request
+    no_address = t(
+        lang,
+        "This notebook does not know the course site's address: download it from the course "
+        "site, or install from a clone of the course and run this cell again:",
+    )
+    no_address += f"\n    git clone {clone} course\n    %pip install ./course"
+    nothing_to_do = t(lang, "engine is importable: nothing to set up.")
+    installed = t(lang, "engine is installed.")
+    not_installed = t(lang, "engine did not install: see pip's message above.")
+    return "\n".join(
+        [
+            "# "
+            + t(
+                lang,
+                "Setup: makes the course's `engine` importable (Jupyter, JupyterLab, VS Code, Colab).",
+            ),
+            f"SITE = {site!r}  # "
+            + t(lang, "the course site's address (the notebook downloaded from the site has it)"),
+            "import importlib.util, json, urllib.request",
+            "",
+            'if importlib.util.find_spec("engine"):',
+            f"    print({nothing_to_do!r})",
+            "elif SITE is None:",
+            f"    print({no_address!r})",
+            "else:",
+            "    try:  # "
+            + t(lang, "the site lists its wheels (their file names carry a version)"),
+            f"        with urllib.request.urlopen(SITE + {WHEELS_JSON!r}, timeout=30) as answer:",
+            '            wheels = " ".join(SITE + path for path in json.load(answer).values())',
+            "    except (OSError, ValueError) as exc:",
+            "        print("
+            + repr(
+                t(
+                    lang,
+                    "Could not reach the course site at {site} ({error}): connect to the "
+                    "network, then run this cell again.",
+                )
+            )
+            + ".format(site=SITE, error=exc))",
+            "    else:",
+            '        if "get_ipython" in globals():  # Jupyter, JupyterLab, VS Code, Colab',
+            '            get_ipython().run_line_magic("pip", f"install --quiet --no-index {wheels}")',
+            "            importlib.invalidate_caches()  # "
+            + t(lang, "importable now: no restart needed"),
+            f'            print({installed!r} if importlib.util.find_spec("engine") else',
+            f"                  {not_installed!r})",
+            "        else:",
+            "            print("
+            + repr(t(lang, "Outside Jupyter, install them with:"))
+            + ' + "\\n    python -m pip install " + wheels)',
+        ]
+    )
 
-if importlib.util.find_spec("engine"):
-    print("engine is importable: nothing to set up.")
-elif SITE is None:
-    print("This notebook does not know the course site's address: download it from the "
-          "course site, or install from a clone of the course and run this cell again:\n"
-          "    git clone {clone} course\n    %pip install ./course")
-else:
-    try:  # the site lists its wheels (their file names carry a version)
-        with urllib.request.urlopen(SITE + "{WHEELS_JSON}", timeout=30) as answer:
-            wheels = " ".join(SITE + path for path in json.load(answer).values())
-    except (OSError, ValueError) as exc:
-        print(f"Could not reach the course site at {{SITE}} ({{exc}}): connect to the "
-              "network, then run this cell again.")
-    else:
-        if "get_ipython" in globals():  # Jupyter, JupyterLab, VS Code, Colab
-            get_ipython().run_line_magic("pip", f"install --quiet --no-index {{wheels}}")
-            importlib.invalidate_caches()  # importable now: no restart needed
-            print("engine is installed." if importlib.util.find_spec("engine") else
-                  "engine did not install: see pip's message above.")
-        else:
-            print(f"Outside Jupyter, install them with:\n    python -m pip install {{wheels}}")'''
 
-
-def my_engine_cell() -> str:
+def my_engine_cell(lang: str = translations.DEFAULT) -> str:
     """The cell that runs the notebook on the learner's own exercise files (days 6 on).
 
     `MY_ENGINE = None` leaves the course engine (and turns a learner's engine off again);
     a folder installs its day*.py files with `engine.mine.install` and prints the line that
     says which parts are the learner's. Every way it can go wrong is one printed line."""
-    return r"""# My engine (optional): run the cells below on your own exercise files instead of the
-# course's engine. Set MY_ENGINE to a folder that holds all of them (day08_more_ops.py, ...):
-# files whose check cells pass (a file is used once it runs, checked or not). In Colab, upload
-# them first. Your engine is slower than the course's, so training cells take longer.
-MY_ENGINE = None  # or "path/to/your/exercises"
-import sys
-from pathlib import Path
-
-if MY_ENGINE is None:
-    if "engine.mine" in sys.modules and sys.modules["engine.mine"].installed():
-        sys.modules["engine.mine"].uninstall()
-        print("My engine is off: the cells below run on the course engine again.")
-else:
-    folder = Path(MY_ENGINE).expanduser()
-    files = sorted(folder.glob("day*.py")) if folder.is_dir() else []
-    if not folder.is_dir():
-        print(f"My engine: there is no folder {MY_ENGINE!r} (looked in {Path.cwd()}): set "
-              "MY_ENGINE to the folder of your exercise files (day08_more_ops.py, ...), or to None.")
-    elif not files:
-        print(f"My engine: the folder {MY_ENGINE!r} has no exercise files (day08_more_ops.py, "
-              "...): set MY_ENGINE to the folder that holds them, or to None.")
-    else:
-        try:
-            from engine import mine
-            sources = {f.name: f.read_text(encoding="utf-8") for f in files}
-        except ImportError:
-            print("My engine needs the course's engine: run the setup cell above first.")
-        except (OSError, UnicodeError) as error:
-            print(f"My engine could not read your files ({error}): check them and run this again.")
-        else:
-            try:
-                print(mine.install(sources)["line"])
-            except mine.MyEngineError as error:
-                print(f"My engine is not on: {error}")
-            else:
-                print("Run the cells below: they use your engine now (each check cell "
-                      "still grades on the course engine).")"""
+    about = t(
+        lang,
+        "My engine (optional): run the cells below on your own exercise files instead of the "
+        "course's engine. Set MY_ENGINE to a folder that holds all of them (day08_more_ops.py, "
+        "...): files whose check cells pass (a file is used once it runs, checked or not). In "
+        "Colab, upload them first. Your engine is slower than the course's, so training cells "
+        "take longer.",
+    )
+    said = {
+        "off": t(lang, "My engine is off: the cells below run on the course engine again."),
+        "nowhere": t(
+            lang,
+            "My engine: there is no folder {folder} (looked in {here}): set MY_ENGINE to the "
+            "folder of your exercise files (day08_more_ops.py, ...), or to None.",
+        ),
+        "empty": t(
+            lang,
+            "My engine: the folder {folder} has no exercise files (day08_more_ops.py, ...): set "
+            "MY_ENGINE to the folder that holds them, or to None.",
+        ),
+        "import": t(lang, "My engine needs the course's engine: run the setup cell above first."),
+        "unread": t(
+            lang, "My engine could not read your files ({error}): check them and run this again."
+        ),
+        "refused": t(lang, "My engine is not on: {error}"),
+        "on": t(
+            lang,
+            "Run the cells below: they use your engine now (each check cell still grades on the "
+            "course engine).",
+        ),
+    }
+    lines = ["# " + line for line in textwrap.wrap(about, 94)]
+    lines += [
+        "MY_ENGINE = None  # " + t(lang, 'or "path/to/your/exercises"'),
+        "import sys",
+        "from pathlib import Path",
+        "",
+        "if MY_ENGINE is None:",
+        '    if "engine.mine" in sys.modules and sys.modules["engine.mine"].installed():',
+        '        sys.modules["engine.mine"].uninstall()',
+        f"        print({said['off']!r})",
+        "else:",
+        "    folder = Path(MY_ENGINE).expanduser()",
+        '    files = sorted(folder.glob("day*.py")) if folder.is_dir() else []',
+        "    if not folder.is_dir():",
+        f"        print({said['nowhere']!r}.format(folder=repr(MY_ENGINE), here=Path.cwd()))",
+        "    elif not files:",
+        f"        print({said['empty']!r}.format(folder=repr(MY_ENGINE)))",
+        "    else:",
+        "        try:",
+        "            from engine import mine",
+        '            sources = {f.name: f.read_text(encoding="utf-8") for f in files}',
+        "        except ImportError:",
+        f"            print({said['import']!r})",
+        "        except (OSError, UnicodeError) as error:",
+        f"            print({said['unread']!r}.format(error=error))",
+        "        else:",
+        "            try:",
+        '                print(mine.install(sources)["line"])',
+        "            except mine.MyEngineError as error:",
+        f"                print({said['refused']!r}.format(error=error))",
+        "            else:",
+        f"                print({said['on']!r})",
+    ]
+    return "\n".join(lines)
 
 
 def with_site_address(text: str, site_url: str) -> str:
@@ -431,24 +506,24 @@ def with_site_address(text: str, site_url: str) -> str:
     if len(cells) != 1:
         raise ValueError("a lesson notebook has exactly one setup cell; regenerate the notebooks")
     source = "".join(cells[0]["source"])
-    line = f"SITE = {site_url!r}  # the course site"
-    new, count = _SITE_LINE.subn(lambda m: line, source, count=1)
+    new, count = _SITE_LINE.subn(
+        lambda m: f"SITE = {site_url!r}{m['comment'] or ''}", source, count=1
+    )
     if count != 1:
         raise ValueError("the setup cell has no `SITE = ...` line; regenerate the notebooks")
     cells[0]["source"] = _source(new)
     return dumps(nb)
 
 
-# What a PyTorch cell prints where torch is not installed, in the lines the cell writes it in.
-_TORCH_MISSING_LINES = (
-    "PyTorch is not installed here, so this optional check is skipped. ",
-    "Colab has it; in your own Jupyter, run `%pip install torch` in a cell ",
-    "(or `pip install torch` in a terminal), then run this cell again.",
+# What a PyTorch cell prints where torch is not installed.
+TORCH_MISSING = translations._(
+    "PyTorch is not installed here, so this optional check is skipped. Colab has it; in your "
+    "own Jupyter, run `%pip install torch` in a cell (or `pip install torch` in a terminal), "
+    "then run this cell again."
 )
-TORCH_MISSING = "".join(_TORCH_MISSING_LINES)
 
 
-def torch_cell(code: str) -> str:
+def torch_cell(code: str, lang: str = translations.DEFAULT) -> str:
     """A "Check it against PyTorch" block as a notebook cell that skips itself without torch.
 
     The block runs unchanged, one level in, once `import torch` has worked (its own first
@@ -457,12 +532,17 @@ def torch_cell(code: str) -> str:
     """
     if code.startswith("import torch\n"):
         code = code.removeprefix("import torch\n").lstrip("\n")
+    missing = textwrap.wrap(t(lang, TORCH_MISSING), 70, drop_whitespace=False)
     return (
-        "# Check it against PyTorch (optional): Colab has torch; elsewhere, %pip install torch\n"
-        "try:\n"
+        "# "
+        + t(
+            lang,
+            "Check it against PyTorch (optional): Colab has torch; elsewhere, %pip install torch",
+        )
+        + "\ntry:\n"
         "    import torch\n"
         "except ImportError:\n"
-        "    print(\n" + "".join(f"        {line!r}\n" for line in _TORCH_MISSING_LINES) + "    )\n"
+        "    print(\n" + "".join(f"        {line!r}\n" for line in missing) + "    )\n"
         "else:\n" + textwrap.indent(code, "    ")
     )
 
@@ -482,45 +562,49 @@ def exercise_cells(name: str) -> list[tuple[str, str]]:
 def notebook(page: Path, config: dict | None = None) -> dict:
     """The notebook (a JSON-ready dict) of the lesson page at `page`."""
     config = settings() if config is None else config
-    meta, cells = split_page(page.read_text(encoding="utf-8"))
+    lang = language_of(page)
+    meta, cells = split_page(page.read_text(encoding="utf-8"), lang)
     for key in ("day", "title", "phase"):
         if key not in meta:
             raise ValueError(f"{page.name}: front matter needs `{key}:` to make its notebook")
-    intro = f"*{badge(meta)}*\n\nThe runnable part of the lesson page, as a notebook. " + (
-        "Run the setup cell below first (it installs the course's `engine` package where it "
-        "is missing), then run the cells in order."
+    intro = f"*{badge(meta, lang)}*\n\n" + t(
+        lang,
+        "The runnable part of the lesson page, as a notebook. Run the setup cell below first "
+        "(it installs the course's `engine` package where it is missing), then run the cells "
+        "in order.",
     )
     if meta["day"] >= MY_ENGINE_FIRST_DAY:
-        intro += (
-            " To run them on your own exercise files instead of the course's engine (optional, "
-            "and slower), set `MY_ENGINE` in the cell after the setup cell to their folder."
+        intro += " " + t(
+            lang,
+            "To run them on your own exercise files instead of the course's engine (optional, "
+            "and slower), set `MY_ENGINE` in the cell after the setup cell to their folder.",
         )
     colab = colab_url(config, target(page).name)
     if colab:
-        intro += f"\n\n[Open in Colab]({colab})"
+        intro += "\n\n[" + t(lang, "Open in Colab") + f"]({colab})"
     if cells and cells[0][0] == "markdown" and cells[0][1].startswith("# "):
         heading, _, rest = cells[0][1].partition("\n")
         cells[0] = ("markdown", f"{heading}\n\n{intro}\n{rest}")
     else:
         cells.insert(0, ("markdown", f"# {meta['title']}\n\n{intro}"))
-    cells.insert(1, ("setup", setup_cell(config)))
+    cells.insert(1, ("setup", setup_cell(config, lang)))
     if meta["day"] >= MY_ENGINE_FIRST_DAY:
-        cells.insert(2, ("my-engine", my_engine_cell()))
+        cells.insert(2, ("my-engine", my_engine_cell(lang)))
     expanded = []
     for kind, text in cells:
         if kind == "markdown":
-            expanded.append((kind, link_notebooks(text, page.name)))
+            expanded.append((kind, link_notebooks(text, page.name, lang)))
         elif kind == "exercise":
             expanded.extend(exercise_cells(text))
         elif kind == "torch":
-            expanded.append((kind, torch_cell(text)))
+            expanded.append((kind, torch_cell(text, lang)))
         else:
             expanded.append((kind, text))
     out = []
     for n, (kind, text) in enumerate(expanded):
         cell = {
             "cell_type": "markdown" if kind == "markdown" else "code",
-            "id": f"{page.stem[:5]}-{n:02d}",
+            "id": f"{page.stem[:5]}-{n:02d}",  # the same in every language: cells pair up
             "metadata": {} if kind in ("markdown", "code") else {"course": {"cell": kind}},
             "source": _source(text),
         }
@@ -549,8 +633,21 @@ def target(page: Path) -> Path:
 
 
 def pages() -> list[Path]:
-    """Every day's lesson page, in day order."""
-    return [course.DOCS / day.lesson for day in course.DAYS]
+    """Every day's lesson page, in day order, then each translation that exists."""
+    english = [course.DOCS / day.lesson for day in course.DAYS]
+    translated = [
+        p.with_name(f"{p.stem}.{lang}.md")
+        for lang in translations.LANGUAGES[1:]
+        for p in english
+        if p.with_name(f"{p.stem}.{lang}.md").is_file()
+    ]
+    return english + translated
+
+
+def language_of(page: Path) -> str:
+    """A lesson page's language: its name's ("day04_x.ru.md"), English without one."""
+    suffix = Path(page.stem).suffix.lstrip(".")
+    return suffix if suffix in translations.LANGUAGES else translations.DEFAULT
 
 
 def stale() -> list[str]:
@@ -593,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if bad else 0
     written = write_all()
     print(
-        f"{len(pages())} lessons, {len(written)} notebooks written to {NOTEBOOKS.relative_to(ROOT)}/"
+        f"{len(pages())} lesson pages, {len(written)} notebooks written to {NOTEBOOKS.relative_to(ROOT)}/"
     )
     return 0
 

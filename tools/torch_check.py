@@ -26,6 +26,8 @@ _BLOCK = re.compile(
 def blocks():
     """(page, code, shown output) for every torch block of every lesson, in day order."""
     for page in sorted(LESSONS.glob("day*.md")):
+        if re.search(r"\.[a-z]{2}\.md$", page.name):
+            continue  # the same block in another language: its English page is checked
         for m in _BLOCK.finditer(page.read_text(encoding="utf-8")):
             yield page, m["code"], m["output"]
 

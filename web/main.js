@@ -18,6 +18,7 @@ import { loadSession, serverURL } from "./server.js";
 import { startSync } from "./sync.js";
 import { mountAccount } from "./account.js";
 import { mountAccess } from "./access.js";
+import { mountLanguageSwitch, withoutLanguage } from "./language.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
@@ -55,11 +56,14 @@ async function pageSettled() {
   if (client.worker) await client.settled();
 }
 
-/** The page's path inside the site, e.g. "lessons/day05_add_mul" ("index" for the home page). */
+/** The page's path inside the site without its language, e.g. "lessons/day05_add_mul" for
+ *  the English, Russian and Estonian page alike ("index" for the home page): the work saved on
+ *  a page is the same in every language (language.js). */
 function pageKey() {
   let path = decodeURIComponent(location.pathname);
   if (path.startsWith(siteRoot.pathname)) path = path.slice(siteRoot.pathname.length);
-  return path.replace(/index\.html$/, "").replace(/\/+$/, "") || "index";
+  path = withoutLanguage(path.replace(/index\.html$/, ""));
+  return path.replace(/\/+$/, "") || "index";
 }
 
 /** Typeset the page's math with the site's KaTeX. A lesson's is \( \) and \[ \] (arithmatex);
@@ -93,6 +97,7 @@ function mount() {
   renderMath(root);
   mountAccess(root); // names for math labels, keys for what scrolls (after the math is typeset)
   const page = pageKey();
+  mountLanguageSwitch(siteRoot);
   if (courseServer) mountAccount(root);
   const hooks = {}; // how the page's engine is chosen before a cell runs (myengine.js)
   const cells = mountCells(root, { client, page, hooks });

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -17,7 +15,7 @@ import engine
 import engine.nn
 from engine import mine
 
-from .mine_files import ROOT, SOLUTIONS, STUBS, rows
+from .mine_files import SOLUTIONS, STUBS, rows, run_cli
 
 # The folders below hold this file's own code (a planted bug, an endless loop), not a learner's.
 TRUSTED = {**os.environ, "MY_ENGINE_AS_ROOT": "1"}
@@ -78,14 +76,7 @@ def test_a_plus_for_plus_equals_mutant_shows_in_day_7s_numbers(my_engine, tmp_pa
     assert a.grad == 1.0  # their bug: the second road overwrote the first (2.0 is right)
     # The lesson's own cells show it: day 7's numbers differ from the course engine's.
     (tmp_path / "day08_more_ops.py").write_text(mutant)
-    done = subprocess.run(
-        [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7", "--json"],
-        cwd=ROOT,
-        env=TRUSTED,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = run_cli(str(tmp_path), "--days", "7", "--json", env=TRUSTED, timeout=300)
     assert done.stdout, done.stderr
     report = json.loads(done.stdout)["day07_accumulation"]
     assert done.returncode == 1 and report["error"] is None
@@ -157,14 +148,7 @@ def test_a_file_that_deletes_files_at_import_is_refused_before_it_deletes(my_eng
 
 def test_an_endless_loop_at_import_is_stopped_by_the_command_line_timeout(tmp_path):
     (tmp_path / "day08_more_ops.py").write_text("while True:\n    pass\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7", "--timeout", "3"],
-        cwd=ROOT,
-        env=TRUSTED,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_cli(str(tmp_path), "--days", "7", "--timeout", "3", env=TRUSTED)
     assert done.returncode == 1
     assert "my engine could not be used: did not finish within 3.0 s" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
@@ -181,13 +165,7 @@ def test_uninstall_gives_back_the_course_modules_themselves(my_engine):
 
 
 def test_the_command_line_refuses_a_folder_that_is_not_one(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "tools.my_engine", str(tmp_path / "nowhere")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_cli(str(tmp_path / "nowhere"))
     assert done.returncode == 2
     assert "give a folder of exercise files" in done.stderr
     assert "Traceback" not in done.stderr
@@ -197,14 +175,7 @@ def test_the_command_line_refuses_a_folder_that_is_not_one(tmp_path):
 def test_as_root_the_command_line_runs_only_the_courses_own_folders(tmp_path):
     (tmp_path / "day08_more_ops.py").write_text("print('a learner file ran')\n")
     env = {k: v for k, v in os.environ.items() if k != "MY_ENGINE_AS_ROOT"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
+    done = run_cli(str(tmp_path), "--days", "7", env=env)
     assert done.returncode == 2
     assert "you are root: run it as your own user" in done.stderr
     assert "a learner file ran" not in done.stdout + done.stderr

@@ -21,7 +21,7 @@ import engine
 import engine.value
 from engine import mine
 
-from .mine_files import ROOT, SOLUTIONS, rows
+from .mine_files import ROOT, SOLUTIONS, rows, run_cli
 
 NEURON_START = "    if len(x) != len(w):\n"
 MUL_BACKWARD = "            self.grad += other.data * out.grad\n"
@@ -374,19 +374,6 @@ def test_odd_keys_and_values_are_ignored_or_refused_clearly(my_engine):
 # -- b) the command line ---------------------------------------------------------------------
 
 
-def run_cli(*args, env=None):
-    if env is None:
-        env = {k: v for k, v in os.environ.items() if k != "MY_ENGINE_AS_ROOT"}
-    return subprocess.run(
-        [sys.executable, "-m", "tools.my_engine", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-
-
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
 def test_as_root_the_hidden_per_day_run_refuses_another_folder_too(tmp_path):
     (tmp_path / "day08_more_ops.py").write_text("print('a learner file ran')\n")
@@ -410,14 +397,7 @@ def test_a_file_that_prints_or_exits_at_load_gets_a_clear_line(tmp_path):
 
 def test_a_file_that_is_not_text_gets_a_clear_line(tmp_path):
     (tmp_path / "day08_more_ops.py").write_bytes(b"x = '\xff\xfe'\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "tools.my_engine", str(tmp_path), "--days", "7"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "MY_ENGINE_AS_ROOT": "1"},
-    )
+    done = run_cli(str(tmp_path), "--days", "7", env={**os.environ, "MY_ENGINE_AS_ROOT": "1"})
     assert "Traceback" not in done.stdout + done.stderr
     assert "day08_more_ops.py is not UTF-8 text" in done.stdout
 

@@ -211,7 +211,17 @@ def test_figure_caption_counts_are_the_races():
     assert [s["label"] for s in plotted] == list(steps) and len(plotted) == 4
     assert {len(s["xs"]) for s in plotted} == {41}
     assert "the race also runs SGD at η = 0.1, left out here" in caption
-    assert "SGD at η = 0.18 (orange)" in caption
+    # The caption names each path's colour as the figure draws it.
+    colour_names = {"#d62728": "red", "#2ca02c": "green", "#ff7f0e": "orange", "#1f77b4": "blue"}
+    stroke = dict(
+        re.findall(
+            r'data-optimizer="([^"]+)" points="[^"]+" fill="none" stroke="(#[0-9a-f]{6})"',
+            _figure(),
+        )
+    )
+    assert f"SGD at η = 0.18 ({colour_names[stroke['SGD, η = 0.18']]})" in caption
+    assert f"Momentum ({colour_names[stroke['momentum 0.9, η = 0.1']]})" in caption
+    assert f"Adam ({colour_names[stroke['Adam, η = 0.1']]})" in caption
 
 
 def test_each_optimizer_has_one_colour_in_the_figure_and_the_plot():

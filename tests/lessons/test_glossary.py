@@ -27,10 +27,22 @@ import pytest
 import yaml
 
 import questions
+import translations
 from tests.lessons.pages import ROOT, lesson_paths, load
+from tools import glossary as glossary_tool
 
 GLOSSARY = yaml.safe_load((ROOT / "includes" / "glossary.yml").read_text(encoding="utf-8"))
 LESSONS = {int(load(p).meta["day"]): load(p) for p in lesson_paths()}
+
+# Each translation is held to the same rule with its own glossary (includes/glossary.<lang>.yml,
+# whose `forms` are the term's inflected forms in that language), on its translated lessons.
+TRANSLATIONS = {}  # language -> (its glossary's entries, {day: its translated lesson})
+for _lang in translations.LANGUAGES[1:]:
+    _translated = glossary_tool.translated_entries(_lang)
+    _pages = {d: p.path.with_name(f"{p.slug}.{_lang}.md") for d, p in LESSONS.items()}
+    _pages = {d: load(path) for d, path in _pages.items() if path.is_file()}
+    if _translated and _pages:
+        TRANSLATIONS[_lang] = (_translated[1], _pages)
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[ \t]*$", re.S | re.M)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
@@ -75,13 +87,15 @@ def uses(entry, text):
     return found
 
 
-def defines(entry, text, first_use):
+def defines(entry, text, first_use, lessons=None):
+    lessons = LESSONS if lessons is None else lessons
     term = entry["term"]
     names = [term.split(" (")[0], *re.findall(r"\((.+?)\)", term), *entry.get("forms", [])]
     for bold in _BOLD.findall(_without_code(text)):
         if any(_form_pattern(name).search(_words(bold)) for name in names):
             return True
-    if LESSONS[entry["day"]].path.name in first_use:
+    # a link to the introducing lesson (a translation links the English page's name)
+    if f"{LESSONS[entry['day']].slug}.md" in first_use:
         return True
     saying = r"[^.]{0,40}?\b(is|are|means|stands for)\b"
     return (
@@ -102,6 +116,33 @@ def test_no_term_before_its_day_without_a_definition(entry, day):
         f"day {day} uses {entry['term']!r} (introduced on day {entry['day']}) without defining it:"
         f"\n{used[0][:300]}"
     )
+
+
+TRANSLATED_CASES = [
+    (lang, entry, day)
+    for lang, (entries, pages) in TRANSLATIONS.items()
+    for entry in entries
+    for day in sorted(pages)
+    if day <= entry["day"]
+]
+
+
+@pytest.mark.parametrize(
+    "lang, entry, day",
+    TRANSLATED_CASES,
+    ids=[f"{lang}-{e['key']}-day{d:02d}" for lang, e, d in TRANSLATED_CASES],
+)
+def test_a_translation_defines_each_term_before_or_where_it_is_first_used(lang, entry, day):
+    _, pages = TRANSLATIONS[lang]
+    text = pages[day].text
+    used = uses(entry, text)
+    if day == entry["day"]:
+        assert used, f"{lang}: day {day} never mentions {entry['term']!r} ({entry['key']})"
+    if used:
+        assert defines(entry, text, used[0], pages), (
+            f"{lang}: day {day} uses {entry['term']!r} ({entry['key']}, introduced on day "
+            f"{entry['day']}) without defining it:\n{used[0][:300]}"
+        )
 
 
 @pytest.mark.parametrize("entry", GLOSSARY, ids=[e["term"] for e in GLOSSARY])

@@ -1,0 +1,82 @@
+"""The course's words in the reader's language: English, Russian and Estonian.
+
+One gettext catalog (domain `course`) holds every message the Python side shows a reader: the
+site's build (navigation, badges, the notebook line, the course map) and, through it, the
+pages. Its files, under locales/:
+
+    locales/course.pot                    the messages, extracted from the code by Babel
+    locales/<lang>/LC_MESSAGES/course.po  a language's translations (edited by hand)
+    locales/<lang>/LC_MESSAGES/course.mo  the same, compiled (what gettext reads)
+
+`nox -s translations` extracts, updates and compiles them (pybabel); tests/i18n/ fails when a
+message has no translation, a placeholder differs, or a compiled catalog is older than its
+source. English is the messages themselves: it needs no catalog.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+LOCALES = ROOT / "locales"
+DOMAIN = "course"
+DEFAULT = "en"
+LANGUAGES = ("en", "ru", "et")  # the default first; the site builds one copy of the course each
+# Babel's keywords for the calls that say a message: gettext(lang, message), ngettext(lang,
+# singular, plural, n), and the hooks' t(lang, message, **values).
+EXTRACT_KEYWORDS = ("-k", "gettext:2", "-k", "ngettext:2,3", "-k", "t:2")
+
+
+def check_language(lang: str) -> str:
+    """`lang` if the course speaks it, else ValueError naming the ones it does."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"the course speaks {', '.join(LANGUAGES)}, not {lang!r}")
+    return lang
+
+
+@cache
+def catalog(lang: str) -> _gettext.NullTranslations:
+    """The translations into `lang` (English: the messages as written)."""
+    if check_language(lang) == DEFAULT:
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, LOCALES, languages=[lang])
+
+
+def gettext(lang: str, message: str) -> str:
+    return catalog(lang).gettext(message)
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
+    return catalog(lang).ngettext(singular, plural, n)
+
+
+def t(lang: str, message: str, **values) -> str:
+    """`message` in `lang`, its {placeholders} filled (the one call most code needs)."""
+    text = gettext(lang, message)
+    return text.format(**values) if values else text
+
+
+def from_environment(environ: dict[str, str] | None = None) -> str:
+    """The language the environment asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
+    reads them), if the course speaks it; English otherwise."""
+    environ = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if not value:
+            continue
+        # LANGUAGE may list several ("et:ru"); the others name one locale ("ru_RU.UTF-8")
+        for entry in value.split(":") if name == "LANGUAGE" else [value]:
+            lang = entry.split("_")[0].split(".")[0].split("@")[0].lower()
+            if lang in LANGUAGES:
+                return lang
+        if name != "LANGUAGE":
+            break  # gettext reads the first of the others that is set
+    return DEFAULT
+
+
+def _(message: str) -> str:
+    """Marks a message for extraction (Babel's default keyword); the caller translates it."""
+    return message
