@@ -152,7 +152,10 @@ def abbreviations_text(items, source="includes/glossary.yml"):
                 spellings.append(form[0].upper() + form[1:])
             for spelling in spellings:
                 lines.append(f"*[{spelling}]: {item['definition']}")
-    return "\n".join(lines) + "\n"
+    # A blank line after each: one definition per Markdown block. Python-Markdown's abbr
+    # processor takes one definition off a block and parses the rest again, so thousands of
+    # lines in one block (Estonian's forms) cost quadratic time on every page.
+    return "\n\n".join(lines) + "\n"
 
 
 def wanted_files():
