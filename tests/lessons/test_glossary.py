@@ -12,7 +12,8 @@ A page *defines* a term when
   - the paragraph of its first use links to the lesson that introduces the term
     (`[day 20](day20_embeddings.md)`), or
   - for a symbol, the paragraph of its first use says what it is: the symbol followed, within
-    the same sentence and 40 characters, by "is", "are", "means" or "stands for".
+    the same sentence and 40 characters, by "is", "are", "means" or "stands for" (in a
+    translation, its language's verbs: `SAYING`).
 (Links to the glossary page cannot count: a lesson's notebook can only link to lessons.)
 
 A lesson before the term's day must define it if it uses it; the introducing lesson must
@@ -87,8 +88,15 @@ def uses(entry, text):
     return found
 
 
-def defines(entry, text, first_use, lessons=None):
-    lessons = LESSONS if lessons is None else lessons
+# "the symbol is ...", in each language: the verbs that say what a symbol stands for.
+SAYING = {
+    "en": r"is|are|means|stands for",
+    "et": r"on|tähendab|tähistab",
+    "ru": r"это|означает|обозначает|называется",
+}
+
+
+def defines(entry, text, first_use, lessons=None, lang="en"):
     term = entry["term"]
     names = [term.split(" (")[0], *re.findall(r"\((.+?)\)", term), *entry.get("forms", [])]
     for bold in _BOLD.findall(_without_code(text)):
@@ -97,7 +105,7 @@ def defines(entry, text, first_use, lessons=None):
     # a link to the introducing lesson (a translation links the English page's name)
     if f"{LESSONS[entry['day']].slug}.md" in first_use:
         return True
-    saying = r"[^.]{0,40}?\b(is|are|means|stands for)\b"
+    saying = rf"[^.]{{0,40}}?\b({SAYING[lang]})\b"
     return (
         "pattern" in entry and re.search(f"(?:{entry['pattern']}){saying}", first_use) is not None
     )
@@ -139,7 +147,7 @@ def test_a_translation_defines_each_term_before_or_where_it_is_first_used(lang, 
     if day == entry["day"]:
         assert used, f"{lang}: day {day} never mentions {entry['term']!r} ({entry['key']})"
     if used:
-        assert defines(entry, text, used[0], pages), (
+        assert defines(entry, text, used[0], pages, lang), (
             f"{lang}: day {day} uses {entry['term']!r} ({entry['key']}, introduced on day "
             f"{entry['day']}) without defining it:\n{used[0][:300]}"
         )
