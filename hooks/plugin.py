@@ -40,9 +40,11 @@ import course_nav  # noqa: E402  (first: it explains a missing course.py)
 import course_site  # noqa: E402
 import day_badge  # noqa: E402
 import day_count  # noqa: E402
+import language_search  # noqa: E402
 import languages  # noqa: E402
 import notebook_link  # noqa: E402
 import toc_math  # noqa: E402
+import translations  # noqa: E402
 
 from tools import glossary  # noqa: E402
 
@@ -84,6 +86,7 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         self.nav: list | None = None  # mkdocs.yml's nav, as written (each language expands it)
         self.lang = "en"  # the language the current build writes (languages.py)
         self.glossary: dict[str, str] = {}  # language -> its tooltips' Markdown
+        self.translated_urls: set[str] = set()  # "ru/lessons/day04_x/": a translated page's
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -92,6 +95,8 @@ class CoursePlugin(BasePlugin[CourseConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         # Once per language: mkdocs-static-i18n runs a whole build for each on this config.
         self.lang = languages.build_language(config)
+        if self.lang == translations.DEFAULT:  # the first of a build's languages
+            self.translated_urls = set()
         self.manifest = course_nav.load(config.docs_dir)
         if self.config.translations_whole:
             languages.require_translations(config)
@@ -143,6 +148,9 @@ class CoursePlugin(BasePlugin[CourseConfig]):
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         output = languages.without_head_alternates(output)
+        output = language_search.language_base(output, page.url, self.lang)
+        if self.lang != translations.DEFAULT and languages.page_language(page) == self.lang:
+            self.translated_urls.add(page.url)
         output = course_site.finish_page(output, page, self.server)
         return notebook_link.finish_notebook_page(output, page, self.notebook_urls)
 
@@ -152,6 +160,12 @@ class CoursePlugin(BasePlugin[CourseConfig]):
         # keeps nothing offline, so that each reload shows the latest build.
         if languages.other_languages_building(config):
             return
+        language_search.split_search(
+            Path(config.site_dir),
+            config.site_url or "",
+            languages.built_languages(config),
+            self.translated_urls,
+        )
         course_site.build_runtime(config, self.server, offline=not self.serving)
 
     def on_serve(

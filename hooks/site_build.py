@@ -32,6 +32,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+from translations import LANGUAGES
 from wheels import package_files, write_wheel
 
 # Files of the npm `pyodide` package that a page needs; the rest (console, types) stays out.
@@ -121,8 +122,7 @@ def offline_files(site: Path) -> dict[str, list]:
     """{site path: [sha256 prefix, bytes, ahead]} of every file a page may load.
 
     A page is asked for by its folder ("lessons/day01_derivative/"), so index.html is
-    listed under its folder's path ("" for the home page). `ahead`: kept on the first
-    visit (true), or only once a page asks for it (false).
+    listed under its folder's path ("" for the home page). `ahead`: see `ahead`.
     """
     files = {}
     for path in sorted(site.rglob("*")):
@@ -132,8 +132,27 @@ def offline_files(site: Path) -> dict[str, list]:
         data = path.read_bytes()
         key = rel.removesuffix("index.html") if rel.split("/")[-1] == "index.html" else rel
         digest = hashlib.sha256(data).hexdigest()[:16]
-        files[key] = [digest, len(data), not KEPT_WHEN_VISITED.match(key)]
+        files[key] = [digest, len(data), ahead(key)]
     return files
+
+
+def ahead(key: str) -> bool | str:
+    """When a learner's browser keeps the file at site path `key`: on the first visit (true),
+    once a page asks for it (false), or, for a page in one language ("ru"), on the first visit
+    of a page in that language: a learner keeps the course in the language they read."""
+    if KEPT_WHEN_VISITED.match(withoutLanguage(key)):
+        return False
+    first = key.split("/")[0]
+    if first in LANGUAGES[1:]:
+        return first
+    english = key == "" or key.endswith("/") or key in ("404.html", "search/search_index.json")
+    return "en" if english else True
+
+
+def withoutLanguage(key: str) -> str:
+    """"ru/notebooks/day04_x/" -> "notebooks/day04_x/"."""
+    first, _, rest = key.partition("/")
+    return rest if first in LANGUAGES[1:] else key
 
 
 def write_service_worker(root: Path, site: Path, server_url: str | None = None) -> dict:

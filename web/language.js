@@ -27,6 +27,11 @@ export function pageIn(lang, path, siteRoot) {
   return new URL((lang === DEFAULT ? "" : `${lang}/`) + path, siteRoot).href;
 }
 
+/** The language of the page shown. */
+export function pageLanguage(siteRoot) {
+  return languageOf(sitePath(siteRoot));
+}
+
 function sitePath(siteRoot) {
   let path = decodeURIComponent(location.pathname);
   if (path.startsWith(siteRoot.pathname)) path = path.slice(siteRoot.pathname.length);

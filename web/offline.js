@@ -4,6 +4,7 @@
 // while Python starts), and say when a new version of the course is ready. The course map
 // shows how much of the course this browser keeps.
 
+import { pageLanguage } from "./language.js";
 import { flushSaves } from "./storage.js";
 
 const RELOADED = "derivative-to-gpt/isolation-reload";
@@ -64,7 +65,10 @@ export function startServiceWorker(siteRoot, settled = Promise.resolve()) {
     return;
   }
   const controlledAtLoad = Boolean(sw.controller);
-  const keepCourse = () => settled.then(() => sw.controller?.postMessage({ type: "cache-course" }));
+  // The shared files and the pages of the language read here; another language's pages
+  // are kept once a page of that language is opened.
+  const lang = pageLanguage(siteRoot);
+  const keepCourse = () => settled.then(() => sw.controller?.postMessage({ type: "cache-course", lang }));
   sw.addEventListener("message", (event) => {
     if (event.data?.type === "course-cache") setCacheState(event.data);
   });

@@ -8,8 +8,9 @@
 //    learner on a train reads, runs cells, checks exercises and trains microGPT.
 //
 // The build (hooks/site_build.py) writes this file to the site's root with BUILD filled in:
-// {version, headers, files: {path: [sha256 prefix, bytes, ahead]}}: files `ahead` are kept
-// on the first visit, the others (the notebooks' pages) once a page asks for them. A new build is a new version:
+// {version, headers, files: {path: [sha256 prefix, bytes, ahead]}}: files `ahead` (true) are kept
+// on the first visit; a page in one language ("ru") on the first visit of a page in that
+// language; the others (the notebooks' pages) once a page asks for them. A new build is a new version:
 // it fills its own cache while the old one still serves (reusing files whose hash did not
 // change, fetching the rest past the HTTP cache, checking every hash), then replaces it when
 // the learner reloads from the notice or closes the course's tabs. No stale file survives.
@@ -83,12 +84,29 @@ async function reuse(path, revision) {
   return null;
 }
 
-/** Put every file of the build in this version's cache (what is there already is kept). */
-async function cacheCourse() {
+/** Whether a file is kept ahead for a learner reading `langs`: every shared file (Pyodide, the
+ *  wheels, the styles) and the pages of those languages; a page of another language once visited. */
+const keptAhead = (ahead, langs) => ahead === true || langs.has(ahead);
+
+/** The languages whose pages an earlier version of the course kept: an update keeps them too. */
+async function languagesKept() {
+  const langs = new Set();
+  for (const name of await caches.keys()) {
+    if (name === CACHE || !name.startsWith("course-")) continue;
+    for (const request of await (await caches.open(name)).keys()) {
+      const ahead = BUILD.files[sitePath(new URL(request.url))]?.[2];
+      if (typeof ahead === "string") langs.add(ahead);
+    }
+  }
+  return langs;
+}
+
+/** Put every file a learner reading `langs` keeps in this version's cache (what is there already is kept). */
+async function cacheCourse(langs) {
   const cache = await caches.open(CACHE);
   const have = new Set((await cache.keys()).map((request) => request.url));
   const todo = Object.entries(BUILD.files).filter(
-    ([path, [, , ahead]]) => ahead && !have.has(new URL(path, SCOPE).href),
+    ([path, [, , ahead]]) => keptAhead(ahead, langs) && !have.has(new URL(path, SCOPE).href),
   );
   const worker = async () => {
     for (let entry = todo.pop(); entry; entry = todo.pop()) {
@@ -101,11 +119,11 @@ async function cacheCourse() {
   await Promise.all(Array.from({ length: PARALLEL }, worker));
 }
 
-/** {cached, total, bytes}: how many of the files kept ahead this version's cache holds. */
-async function cacheState() {
+/** {cached, total, bytes}: how many of the files kept ahead for `langs` this version's cache holds. */
+async function cacheState(langs) {
   const cache = await caches.open(CACHE);
   const have = new Set((await cache.keys()).map((request) => request.url));
-  const ahead = Object.entries(BUILD.files).filter(([, [, , first]]) => first);
+  const ahead = Object.entries(BUILD.files).filter(([, [, , first]]) => keptAhead(first, langs));
   let cached = 0;
   let bytes = 0;
   for (const [path, [, size]] of ahead) {
@@ -120,7 +138,9 @@ async function cacheState() {
 self.addEventListener("install", (event) => {
   // An update fills its cache before it may take over (so offline keeps working across it);
   // the very first install takes over at once (the page then asks for the cache).
-  event.waitUntil(self.registration.active ? cacheCourse() : self.skipWaiting());
+  event.waitUntil(
+    self.registration.active ? languagesKept().then(cacheCourse) : self.skipWaiting(),
+  );
 });
 
 self.addEventListener("activate", (event) => {
@@ -136,15 +156,17 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   const reply = (message) => event.source?.postMessage({ ...message, type: "course-cache" });
+  // The page's language ("en" when an older page does not say).
+  const langs = new Set([typeof event.data?.lang === "string" ? event.data.lang : "en"]);
   if (event.data?.type === "cache-course") {
     event.waitUntil(
-      cacheCourse()
-        .then(cacheState)
+      cacheCourse(langs)
+        .then(() => cacheState(langs))
         .then(reply)
-        .catch(async (err) => reply({ ...(await cacheState()), error: String(err?.message ?? err) })),
+        .catch(async (err) => reply({ ...(await cacheState(langs)), error: String(err?.message ?? err) })),
     );
   } else if (event.data?.type === "cache-state") {
-    event.waitUntil(cacheState().then(reply));
+    event.waitUntil(cacheState(langs).then(reply));
   } else if (event.data?.type === "skip-waiting") {
     self.skipWaiting();
   }

@@ -160,6 +160,8 @@ def test_the_course_works_offline_after_one_visit(sw_context, site_dir):
         assert re.search(r"whole course \(\d+\.\d MB\)", said), said
         never_opened = server.paths.index("/" + NEVER_OPENED)
         assert server.paths.index("/first-output-marker") < never_opened
+        # An English reader keeps the English pages, not the other languages'.
+        assert not [p for p in server.paths if p.startswith(("/ru/", "/et/"))]
     finally:
         server.stop()  # the host is gone, and the browser is offline too
     sw_context.set_offline(True)
@@ -195,6 +197,25 @@ def test_the_course_works_offline_after_one_visit(sw_context, site_dir):
     assert hrefs == [server.url + "lessons/day10_neuron/", server.url + "map/", server.url]
     said.get_by_role("link", name="This day's lesson").click()
     expect(page.locator("h1")).to_contain_text("neuron", ignore_case=True)
+
+
+def test_a_reader_of_another_language_keeps_that_language_s_pages(sw_context, site_dir):
+    server = Server(site_dir, isolation=True)
+    try:
+        page = sw_context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(server.url + "et/" + OTHER_LESSON)
+        said = wait_offline_ready(page)  # et/map/
+        assert re.search(r"\(\d+\.\d MB\)", said), said
+        kept = page.evaluate(
+            "async () => (await (await caches.open((await caches.keys())[0])).keys())"
+            ".map(r => new URL(r.url).pathname)"
+        )
+        assert "/et/" + NEVER_OPENED in kept and "/pyodide/pyodide.asm.wasm" in kept
+        assert not [p for p in kept if p.startswith("/ru/")], "a Russian page kept for an Estonian reader"
+        assert "/" + NEVER_OPENED not in kept  # the English lesson: kept once visited
+    finally:
+        server.stop()
 
 
 def test_a_new_build_replaces_the_old_cache_and_reuses_unchanged_files(
@@ -243,10 +264,17 @@ def test_the_service_worker_is_given_every_file_and_the_isolation_headers(site_d
     files = build["files"]
     assert build["headers"] == ISOLATION_HEADERS
     # Pages under their folder's address, with the files they load, each with its hash.
-    for path in ("", "map/", LESSON, "pyodide/pyodide.asm.wasm", "pyodide/pyodide-lock.json"):
-        assert files[path][2] is True, path
+    for path in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide-lock.json"):
+        assert files[path][2] is True, path  # every learner's
+    # A page is kept ahead for a reader of its language; another language's once visited.
+    for path, lang in [("", "en"), ("map/", "en"), (LESSON, "en"), ("ru/", "ru")]:
+        assert files[path][2] == lang, path
+    assert files["et/" + LESSON][2] == "et"
+    assert files["search/search_index.json"][2] == "en"
+    assert all(ahead in (True, False, "en", "ru", "et") for _, _, ahead in files.values())
     assert any(p.startswith("pyodide/engine-") and p.endswith(".whl") for p in files)
     assert files["notebooks/day01_derivative/"][2] is False  # kept once visited
+    assert files["et/notebooks/day01_derivative/"][2] is False
     assert "sw.js" not in files and "_headers" not in files
     # The explorer's 3-D view (three.js) is a chunk loaded on demand: kept offline all the same.
     (scene,) = [p for p in files if p.startswith("assets/course/chunks/scene3d-")]
@@ -274,7 +302,8 @@ def test_the_publishing_page_states_the_offline_size_of_this_build(site_dir):
     source = (site_dir / "sw.js").read_text()
     start = source.index("const BUILD = ") + len("const BUILD = ")
     build, _ = json.JSONDecoder().raw_decode(source[start:])
-    kept = sum(size for _, size, ahead in build["files"].values() if ahead) / 1e6
+    # What an English reader keeps: every shared file and the English pages.
+    kept = sum(size for _, size, ahead in build["files"].values() if ahead in (True, "en")) / 1e6
     page = (ROOT / "docs" / "instructors" / "publish.md").read_text()
     stated = float(re.search(r"graph explorer, about (\d+) MB", page).group(1))
     assert abs(kept - stated) <= 0.1 * stated, f"the page says about {stated} MB; kept: {kept:.1f}"

@@ -268,6 +268,24 @@ def test_typing_a_term_in_the_search_box_shows_its_glossary_entry(course_page, b
     assert "with respect to one input" in entry.inner_text()
     # Each lesson is found as its page, never as its notebook's copy.
     assert page.locator(".md-search-result__link[href*='/notebooks/']").count() == 0
+    # Only the English course: the translations have indexes of their own.
+    assert page.locator(".md-search-result__link[href*='/et/'], .md-search-result__link[href*='/ru/']").count() == 0
     entry.click()
     expect(page).to_have_url(re.compile(r"/glossary/#gradient$"))
     expect(page.locator("#gradient")).to_be_in_viewport()
+
+
+def test_the_search_of_a_translated_page_finds_that_language_s_pages(course_page, base_url):
+    page = course_page
+    page.goto(base_url + "et/map/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator("input.md-search__input").fill("gradientlaskumine")
+    entry = page.locator(".md-search-result__link[href$='/et/glossary/#gradient-descent']")
+    expect(entry).to_be_visible(timeout=30_000)
+    results = page.locator(".md-search-result__link")
+    hrefs = results.evaluate_all("links => links.map(a => a.href)")
+    assert hrefs and all(href.startswith(base_url + "et/") for href in hrefs), hrefs
+    # Material's own words in Estonian, and a page reached by instant navigation stays Estonian.
+    entry.click()
+    expect(page).to_have_url(re.compile(r"/et/glossary/#gradient-descent$"))
+    expect(page.locator("html")).to_have_attribute("lang", "et")
