@@ -131,14 +131,18 @@ def rank_search_index(site_dir):
     Called by the build (hooks/course_site.py) after the search plugin wrote the index and
     before the service worker's list of files and hashes is made.
     """
-    path = Path(site_dir) / "search" / "search_index.json"
-    if not path.is_file():
-        return
-    index = json.loads(path.read_text(encoding="utf-8"))
-    for doc in index["docs"]:
-        if re.match(r"(?:[a-z]{2}/)?glossary/#", doc["location"]):
-            doc["boost"] = round(SEARCH_BOOST * (1 + 1 / len(doc["title"].split())), 3)
-    path.write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
+    site = Path(site_dir)
+    # Each language's index: the site's, and ru/'s and et/'s (hooks/language_search.py).
+    for path in [site / "search" / "search_index.json", *site.glob("*/search/search_index.json")]:
+        if not path.is_file():
+            continue
+        index = json.loads(path.read_text(encoding="utf-8"))
+        for doc in index["docs"]:
+            if re.match(r"(?:[a-z]{2}/)?glossary/#", doc["location"]):
+                doc["boost"] = round(SEARCH_BOOST * (1 + 1 / len(doc["title"].split())), 3)
+        path.write_text(
+            json.dumps(index, separators=(",", ":"), ensure_ascii=False), encoding="utf-8"
+        )
 
 
 def abbreviations_text(items, source="includes/glossary.yml"):

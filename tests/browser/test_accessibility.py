@@ -8,6 +8,7 @@ a notebook's page typesets its math; the contents list shows math as plain text.
 from __future__ import annotations
 
 import base64
+import re
 import time
 from collections import Counter
 
@@ -15,6 +16,7 @@ import pytest
 from helpers import PLAYGROUND, cell, run
 
 from tests.browser.conftest import ROOT
+from translations import LANGUAGES
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 _RUN_AXE = """
@@ -69,13 +71,29 @@ _TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnima
 
 
 def site_pages(site_dir):
-    """Every page of the built site, as a path under its address ("" for the home page)."""
-    pages = []
+    """Every page of the built site, as a path under its address ("" for the home page), but
+    of the other languages only the translated pages and one English page in a translation's
+    place per language: the others are the English pages again, with the same note."""
+    pages, fallback = [], set()
     for index in sorted(site_dir.glob("**/index.html")):
         folder = index.parent.relative_to(site_dir)
-        if folder.parts[:1] != ("assets",):
-            pages.append("" if folder.parts == () else folder.as_posix() + "/")
+        if folder.parts[:1] == ("assets",):
+            continue
+        path = "" if folder.parts == () else folder.as_posix() + "/"
+        lang = folder.parts[0] if folder.parts and folder.parts[0] in LANGUAGES[1:] else None
+        if lang is None or _translated(lang, path):
+            pages.append(path)
+        elif lang not in fallback:
+            fallback.add(lang)
+            pages.append(path)
     return pages
+
+
+def _translated(lang, path):
+    """Whether the page at `path` ("et/lessons/day08_x/") is written in `lang` (docs/…/x.et.md)."""
+    source = path.removeprefix(f"{lang}/").rstrip("/") or "index"
+    source = re.sub(r"^notebooks/", "lessons/", source)  # a lesson's notebook page
+    return (ROOT / "docs" / f"{source}.{lang}.md").is_file()
 
 
 def test_axe_finds_no_serious_violation_on_any_page(course_page, base_url, site_dir):
@@ -84,6 +102,8 @@ def test_axe_finds_no_serious_violation_on_any_page(course_page, base_url, site_
     axe = AXE.read_text(encoding="utf-8")
     pages = site_pages(site_dir)
     assert len(pages) > 90 and "lessons/day41_pytorch/" in pages, pages
+    assert "et/lessons/day08_more_ops/" in pages, pages
+    assert [p for p in pages if p.startswith("ru/")], pages  # a page in a translation's place
     found, start = [], time.monotonic()
     for path in pages:
         page.set_viewport_size({"width": 1280, "height": 900})

@@ -280,3 +280,21 @@ def test_check_saves_the_edit_at_once(course_page, base_url):
     set_code(block, "# saved on Check\n")
     key = f"derivative-to-gpt/v1/exercise/{FILE}"
     assert click_and_read_saved(block, "check", key) == "# saved on Check\n"
+
+
+def test_day_6_forward_order_feedback_names_the_order_not_the_seed(course_page, base_url):
+    """A backward() that runs the nodes in forward order sets the seed all the same: the page's
+    feedback says to reverse the order, never "set self.grad = 1.0" (a bug it does not have)."""
+    page = course_page
+    page.goto(base_url + "lessons/day06_backward/")
+    block = page.locator("[data-exercise='day06_backward.py']")
+    solution = (ROOT / "solutions" / "day06_backward.py").read_text()
+    forward = solution.replace(
+        "for v in reversed(self.topological_order())", "for v in self.topological_order()"
+    )
+    assert forward != solution
+    set_code(block, forward)
+    assert check(block) == "fail"
+    text = result_text(block)
+    assert "reversed order" in text, text
+    assert "self.grad = 1.0" not in text and "every gradient is 0" not in text, text
