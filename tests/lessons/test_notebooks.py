@@ -47,7 +47,14 @@ def test_code_cells_are_the_page_cells(path):
         # A PyTorch block: the same code, one level in, after a guarded `import torch`.
         assert role == "torch"
         assert (
-            source.startswith("# Check it against PyTorch")
+            source.startswith(
+                "# "
+                + translations.t(
+                    notebooks.language_of(path),
+                    "Check it against PyTorch (optional): Colab has torch; elsewhere, "
+                    "%pip install torch",
+                )
+            )
             and "\ntry:\n    import torch\n" in source
         )
         for line in body.rstrip("\n").splitlines():
@@ -262,8 +269,9 @@ def test_a_pytorch_cell_without_torch_says_how_to_get_it_and_run_all_goes_on(pat
         timeout=60,
     )
     assert run.returncode == 0 and run.stderr == "", run.stderr
-    assert run.stdout == notebooks.TORCH_MISSING + "\nthe next cell runs\n"
-    assert "pip install torch" in run.stdout and "Colab has it" in run.stdout
+    missing = translations.t(notebooks.language_of(path), notebooks.TORCH_MISSING)
+    assert run.stdout == missing + "\nthe next cell runs\n"
+    assert "pip install torch" in run.stdout and "Colab" in run.stdout  # in every language
 
 
 MY_ENGINE_LINE = 'MY_ENGINE = None  # or "path/to/your/exercises"\n'
