@@ -44,8 +44,8 @@ import language_search  # noqa: E402
 import languages  # noqa: E402
 import notebook_link  # noqa: E402
 import toc_math  # noqa: E402
-import translations  # noqa: E402
 
+import translations  # noqa: E402
 from tools import glossary  # noqa: E402
 
 TYPE_CHECKING = False

@@ -32,8 +32,9 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from translations import LANGUAGES
 from wheels import package_files, write_wheel
+
+from translations import LANGUAGES
 
 # Files of the npm `pyodide` package that a page needs; the rest (console, types) stays out.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -150,7 +151,7 @@ def ahead(key: str) -> bool | str:
 
 
 def withoutLanguage(key: str) -> str:
-    """"ru/notebooks/day04_x/" -> "notebooks/day04_x/"."""
+    """ "ru/notebooks/day04_x/" -> "notebooks/day04_x/"."""
     first, _, rest = key.partition("/")
     return rest if first in LANGUAGES[1:] else key
 

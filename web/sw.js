@@ -138,9 +138,7 @@ async function cacheState(langs) {
 self.addEventListener("install", (event) => {
   // An update fills its cache before it may take over (so offline keeps working across it);
   // the very first install takes over at once (the page then asks for the cache).
-  event.waitUntil(
-    self.registration.active ? languagesKept().then(cacheCourse) : self.skipWaiting(),
-  );
+  event.waitUntil(self.registration.active ? languagesKept().then(cacheCourse) : self.skipWaiting());
 });
 
 self.addEventListener("activate", (event) => {

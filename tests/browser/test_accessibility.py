@@ -112,12 +112,17 @@ def test_axe_finds_no_serious_violation_on_any_page(course_page, base_url, site_
         page.wait_for_function("document.querySelector('.md-search[aria-label]') !== null")
         page.add_script_tag(content=axe)
         page.add_style_tag(content=_NO_TRANSITIONS)
+        # A translation has the English page's structure and colours in other words: its
+        # words are checked light, at both widths (longer words may need scrolling).
+        translated = path.split("/")[0] in LANGUAGES[1:]
         for width, scheme, rules in CONFIGURATIONS:
+            if translated and scheme != "default":
+                continue
             page.set_viewport_size({"width": width, "height": 900})
             page.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
             page.evaluate(_TWO_FRAMES)
             found += [f"/{path} {width}px {scheme}: {v}" for v in page.evaluate(_RUN_AXE, rules)]
-    print(f"axe on {len(pages)} pages x 4: {time.monotonic() - start:.0f} s")
+    print(f"axe on {len(pages)} pages: {time.monotonic() - start:.0f} s")
     assert not found, "\n".join(found)
 
 

@@ -212,7 +212,9 @@ def test_a_reader_of_another_language_keeps_that_language_s_pages(sw_context, si
             ".map(r => new URL(r.url).pathname)"
         )
         assert "/et/" + NEVER_OPENED in kept and "/pyodide/pyodide.asm.wasm" in kept
-        assert not [p for p in kept if p.startswith("/ru/")], "a Russian page kept for an Estonian reader"
+        assert not [p for p in kept if p.startswith("/ru/")], (
+            "a Russian page kept for an Estonian reader"
+        )
         assert "/" + NEVER_OPENED not in kept  # the English lesson: kept once visited
     finally:
         server.stop()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from course import TOTAL_DAYS
@@ -257,11 +258,26 @@ def test_search_finds_each_lesson_once_and_each_glossary_term_on_its_own(site_di
     assert text.endswith("Introduced on day 4."), text
 
 
+def search(page, query):
+    """Type `query` into Material's search box until results show: a query typed while the
+    search worker is still building its index (a busy machine) shows none, and a reader then
+    types again."""
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    box = page.locator("input.md-search__input")
+    for _ in range(3):
+        box.fill("")
+        box.fill(query)
+        try:
+            page.locator(".md-search-result__link").first.wait_for(timeout=20_000)
+            return
+        except PlaywrightTimeoutError:
+            continue
+
+
 def test_typing_a_term_in_the_search_box_shows_its_glossary_entry(course_page, base_url):
     page = course_page
     page.goto(base_url + "map/")
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").fill("gradient")
+    search(page, "gradient")
     entry = page.locator(".md-search-result__link[href$='glossary/#gradient']")
     expect(entry).to_be_visible(timeout=30_000)
     expect(entry.locator("h2")).to_have_text("gradient")
@@ -269,7 +285,12 @@ def test_typing_a_term_in_the_search_box_shows_its_glossary_entry(course_page, b
     # Each lesson is found as its page, never as its notebook's copy.
     assert page.locator(".md-search-result__link[href*='/notebooks/']").count() == 0
     # Only the English course: the translations have indexes of their own.
-    assert page.locator(".md-search-result__link[href*='/et/'], .md-search-result__link[href*='/ru/']").count() == 0
+    assert (
+        page.locator(
+            ".md-search-result__link[href*='/et/'], .md-search-result__link[href*='/ru/']"
+        ).count()
+        == 0
+    )
     entry.click()
     expect(page).to_have_url(re.compile(r"/glossary/#gradient$"))
     expect(page.locator("#gradient")).to_be_in_viewport()
@@ -278,8 +299,7 @@ def test_typing_a_term_in_the_search_box_shows_its_glossary_entry(course_page, b
 def test_the_search_of_a_translated_page_finds_that_language_s_pages(course_page, base_url):
     page = course_page
     page.goto(base_url + "et/map/")
-    page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").fill("gradientlaskumine")
+    search(page, "gradientlaskumine")
     entry = page.locator(".md-search-result__link[href$='/et/glossary/#gradient-descent']")
     expect(entry).to_be_visible(timeout=30_000)
     results = page.locator(".md-search-result__link")
