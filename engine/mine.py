@@ -33,7 +33,7 @@ not against a learner set on breaking their own Python: in-process code can alwa
 the objects here (the graded path is the sandboxed grader, `python -m grader`).
 
 Check grades on the course's engine even while the learner's is installed:
-`with mine.course_engine(): ...` (web/runner.py's check_exercise).
+`with mine.course_engine(): ...` (web/cellrun.py's check_exercise).
 """
 
 from __future__ import annotations

@@ -195,7 +195,7 @@ class Snapshot:
             data["views"] = self.views
         return data
 
-    _model_json_ = to_json  # what the course pages' runner looks for
+    _model_json_ = to_json  # what the course pages' cell runner (web/cellrun.py) looks for
 
     def svg(self, width=560):
         """Loss curve on top; below, the head's attention as a grid and the sampled names."""

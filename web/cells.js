@@ -12,10 +12,9 @@
 // the cell above starting “import time” to finish…"), and a run
 // past a second shows its time ("running… 3 s") beside the buttons.
 
-import { createEditor, getText } from "./editor.js";
-import { Output } from "./output.js";
+import { getText } from "./editor.js";
 import { button } from "./button.js";
-import { RunStatus } from "./runstatus.js";
+import { RunBox } from "./runbox.js";
 import { SavedEdit } from "./saved.js";
 import { cellKey } from "./storage.js";
 
@@ -43,15 +42,13 @@ function describeStop(reply, limit) {
   return "Stopped.";
 }
 
-class Cell {
+class Cell extends RunBox {
   constructor(el, index, ctx) {
-    this.el = el;
+    super(el, ctx);
     this.index = index;
-    this.ctx = ctx;
     this.original = el.querySelector("pre code, pre")?.textContent.replace(/\n$/, "") ?? "";
     this.limit = Number(el.dataset.timeout) || DEFAULT_TIME_LIMIT;
     this.key = cellKey(ctx.page, index);
-    this.job = null;
     this.blocker = null; // the cell above this run waits for (run-above)
     this.stoppedByLearner = false; // skipped by run-above until edited or run by itself
     this.build();
@@ -62,45 +59,30 @@ class Cell {
     el.dataset.cell = String(index);
     el.id ||= `course-cell-${index + 1}`; // what a note's link to this cell points at
     el.dataset.state = "idle";
-    el.setAttribute("role", "group");
-    el.setAttribute("aria-label", `Python cell ${index + 1}`);
-    el.replaceChildren();
+    this.group(`Python cell ${index + 1}`);
 
     this.edit = new SavedEdit(
       this.key,
       this.original,
       "The lesson's code for this cell has changed since you edited it.",
     );
-    const toolbar = document.createElement("div");
-    toolbar.className = "course-toolbar";
-    this.runButton = button("run", "▶ Run", "Run this cell (Shift+Enter)");
-    this.stopButton = button("stop", "■ Stop", "Stop the running code");
-    this.resetButton = button("reset", "↺ Reset", "Put back the lesson's code");
-    this.stopButton.disabled = true;
-    this.runStatus = new RunStatus("running");
-    toolbar.append(this.runButton, this.stopButton, this.resetButton, this.runStatus.el);
-
-    const host = document.createElement("div");
-    host.className = "course-editor";
-    this.view = createEditor({
-      parent: host,
+    this.controls({
+      run: button("run", "▶ Run", "Run this cell (Shift+Enter)"),
+      onRun: () => this.run(),
+      stopTitle: "Stop the running code",
+      resetTitle: "Put back the lesson's code",
+      verb: "running",
+    });
+    const toolbar = this.toolbar(this.runButton, this.stopButton, this.resetButton);
+    const host = this.editor({
       doc: this.edit.text,
       label: `Python code, cell ${index + 1}`,
       onRun: () => this.run(),
       onChange: (text) => this.changed(text),
     });
-
-    const out = document.createElement("div");
-    out.className = "course-output";
-    out.dataset.output = "";
-    this.output = new Output(out, `Output of cell ${index + 1}`);
-    this.output.clear();
+    const out = this.outputArea("output", `Output of cell ${index + 1}`);
 
     el.append(host, toolbar, this.edit.notice, out);
-    this.runButton.addEventListener("click", () => this.run());
-    this.stopButton.addEventListener("click", () => this.stop());
-    this.resetButton.addEventListener("click", () => this.reset());
-
     this.edit.offerNewVersion(() => this.reset());
   }
 
@@ -109,22 +91,7 @@ class Cell {
     this.edit.changed(text);
   }
 
-  reset() {
-    this.edit.reset(this.view);
-  }
-
-  get busy() {
-    return this.el.dataset.state === "running" || this.el.dataset.state === "waiting";
-  }
-
-  /** idle | waiting (its turn has not come) | running | done | error */
-  setState(state) {
-    this.el.dataset.state = state;
-    const busy = this.busy;
-    this.stopButton.disabled = !busy;
-    this.runButton.disabled = busy;
-    if (!busy) this.runStatus.clear();
-  }
+  // States (RunBox.setState): idle | waiting (its turn has not come) | running | done | error
 
   /** Run this cell after any earlier cell this session has not run yet. */
   async run() {
@@ -208,10 +175,7 @@ class Cell {
       filename: `<cell ${this.index + 1}>`,
       timeLimit: limit,
       owner: { label: this.name(), page },
-      onProgress: (progress) => {
-        if (progress.state === "running") this.setState("running");
-        this.runStatus.progress(progress);
-      },
+      onProgress: (progress) => this.progress(progress),
       onStream: (stream, text) => this.output.text(stream, text),
       onFigure: (svg, key) => this.output.figure(svg, key),
     });
@@ -235,7 +199,7 @@ class Cell {
       this.output.note(describeStop(reply, limit), "stopped");
       this.setState("idle");
     } else {
-      this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+      this.showError(reply);
       this.setState("error");
     }
     return false;

@@ -8,10 +8,9 @@
 // the page shows that wording the page's way (wording.js), and leaves the files as they are.
 
 import { zipSync, strToU8 } from "fflate";
-import { createEditor, getText, setText } from "./editor.js";
-import { Output } from "./output.js";
+import { getText, setText } from "./editor.js";
 import { button } from "./button.js";
-import { RunStatus } from "./runstatus.js";
+import { RunBox } from "./runbox.js";
 import { SavedEdit } from "./saved.js";
 import { exerciseKey, flushSaves, isDone, loadEdit, markDone, savePassed } from "./storage.js";
 import { serverURL } from "./server.js";
@@ -29,10 +28,9 @@ export function firstLineToWrite(text) {
   return i + 1 || 1;
 }
 
-class Exercise {
+class Exercise extends RunBox {
   constructor(el, ctx) {
-    this.el = el;
-    this.ctx = ctx;
+    super(el, ctx);
     this.file = el.dataset.exercise;
     this.original = el.querySelector("pre code, pre")?.textContent ?? "";
     this.hints = [...el.querySelectorAll(".course-exercise__hint")].map((h) => h.innerHTML);
@@ -45,9 +43,7 @@ class Exercise {
     const { el, file } = this;
     el.dataset.state = "idle";
     el.id = exerciseAnchor(file); // where the messages' "lesson's exercise section" links land
-    el.setAttribute("role", "group");
-    el.setAttribute("aria-label", `Exercise ${file}`);
-    el.replaceChildren();
+    this.group(`Exercise ${file}`);
 
     const header = document.createElement("div");
     header.className = "course-exercise__header";
@@ -60,10 +56,7 @@ class Exercise {
     header.append(name, this.badge);
 
     this.edit = new SavedEdit(this.key, this.original, "This exercise file has changed since you edited it.");
-    const host = document.createElement("div");
-    host.className = "course-editor";
-    this.view = createEditor({
-      parent: host,
+    const host = this.editor({
       doc: this.edit.text,
       label: `Python code, exercise ${file}`,
       onRun: () => this.check(),
@@ -72,31 +65,30 @@ class Exercise {
       extensions: [pageWording(this.ctx.siteRoot)],
     });
 
-    const toolbar = document.createElement("div");
-    toolbar.className = "course-toolbar";
-    this.checkButton = button("check", "✓ Check", "Run this exercise's checks (Shift+Enter)");
-    this.stopButton = button("stop", "■ Stop", "Stop the checks");
-    this.stopButton.disabled = true;
+    this.controls({
+      run: button("check", "✓ Check", "Run this exercise's checks (Shift+Enter)"),
+      onRun: () => this.check(),
+      stopTitle: "Stop the checks",
+      resetTitle: "Put back the exercise file as given",
+      verb: "checking",
+    });
     this.hintButton = button("hint", "Hint", "Show the next hint");
-    this.resetButton = button("reset", "↺ Reset", "Put back the exercise file as given");
     this.downloadButton = button(
       "download",
       "⤓ All exercises (.zip)",
       "Download every exercise file, with your edits",
     );
-    this.runStatus = new RunStatus("checking");
     // A site built for a course server (SUBMIT_URL): Submit, and the submissions below.
     this.submissions = serverURL()
       ? new Submissions(file, { getCode: () => getText(this.view), keep: () => this.edit.keep() })
       : null;
-    toolbar.append(
-      this.checkButton,
+    const toolbar = this.toolbar(
+      this.runButton,
       ...(this.submissions ? [this.submissions.button] : []),
       this.stopButton,
       this.hintButton,
       this.resetButton,
       this.downloadButton,
-      this.runStatus.el,
     );
     this.hintButton.hidden = this.hints.length === 0;
     this.updateHintButton();
@@ -105,21 +97,14 @@ class Exercise {
     this.hintList.className = "course-exercise__hints";
     this.hintList.hidden = true;
 
-    const result = document.createElement("div");
-    result.className = "course-output";
-    result.dataset.result = "";
-    this.output = new Output(result, `Result of the checks of ${file}`);
-    this.output.clear();
+    const result = this.outputArea("result", `Result of the checks of ${file}`);
 
     el.append(header, host, toolbar, this.edit.notice, this.hintList, result);
     if (this.submissions) {
       el.append(this.submissions.el);
       this.followServerMerge();
     }
-    this.checkButton.addEventListener("click", () => this.check());
-    this.stopButton.addEventListener("click", () => this.stop());
     this.hintButton.addEventListener("click", () => this.nextHint());
-    this.resetButton.addEventListener("click", () => this.reset());
     this.downloadButton.addEventListener("click", () => downloadAll(this.ctx.siteRoot));
 
     this.edit.offerNewVersion(() => this.reset());
@@ -155,22 +140,7 @@ class Exercise {
     window.renderMathInElement?.(li);
   }
 
-  reset() {
-    this.edit.reset(this.view);
-  }
-
-  get busy() {
-    return this.el.dataset.state === "running" || this.el.dataset.state === "waiting";
-  }
-
-  /** idle | waiting (its turn has not come) | running | pass | fail */
-  setState(state) {
-    this.el.dataset.state = state;
-    const busy = this.busy;
-    this.checkButton.disabled = busy;
-    this.stopButton.disabled = !busy;
-    if (!busy) this.runStatus.clear();
-  }
+  // States (RunBox.setState): idle | waiting (its turn has not come) | running | pass | fail
 
   async check() {
     if (this.busy) return;
@@ -185,13 +155,7 @@ class Exercise {
       source,
       timeLimit: limit,
       owner: { label: `the checks of ${this.file}`, page: this.ctx.page },
-      onProgress: (progress) => {
-        if (progress.state === "running" && this.el.dataset.state !== "running") {
-          this.setState("running");
-          this.output.note("Checking…");
-        }
-        this.runStatus.progress(progress);
-      },
+      onProgress: (progress) => this.progress(progress, () => this.output.note("Checking…")),
     });
     this.job = job;
     const reply = await promise;
@@ -224,13 +188,9 @@ class Exercise {
       );
       this.setState("idle");
     } else {
-      this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+      this.showError(reply);
       this.setState("fail");
     }
-  }
-
-  stop() {
-    if (this.job) this.ctx.client.stop(this.job, "stop");
   }
 
   /** The checks' results; `fileError`: the file itself did not run (said once, not per check). */

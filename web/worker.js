@@ -8,7 +8,7 @@
 // Output of one run is capped (OUTPUT_CAP characters): past it the worker drops
 // the rest and says so once, so a runaway print loop cannot flood the page.
 
-import runnerSource from "./runner.py";
+import cellrunSource from "./cellrun.py";
 import { MODULE_NAME } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
@@ -30,8 +30,8 @@ const RATE = 100;
 
 /** @type {any} Pyodide's API, once booted */
 let pyodide = null;
-/** @type {any} web/runner.py, imported in Pyodide */
-let runner = null;
+/** @type {any} web/cellrun.py, imported in Pyodide */
+let cellrun = null;
 /** @type {Uint8Array | null} */
 let interruptView = null;
 /** @type {Promise<void> | null} */
@@ -123,10 +123,10 @@ async function boot({ indexURL, interruptBuffer }) {
     pyodide.setInterruptBuffer(interruptView);
   }
   pyodide.FS.mkdirTree("/course");
-  pyodide.FS.writeFile("/course/course_runner.py", runnerSource);
+  pyodide.FS.writeFile("/course/course_cellrun.py", cellrunSource);
   pyodide.runPython("import sys; sys.path.insert(0, '/course')");
-  runner = pyodide.pyimport("course_runner");
-  runner.set_emitter(emit);
+  cellrun = pyodide.pyimport("course_cellrun");
+  cellrun.set_emitter(emit);
   post({ type: "status", phase: "ready", message: "Python is ready." });
 }
 
@@ -163,7 +163,7 @@ async function handleRun({ id, ns, code, filename }) {
   executing(id);
   let result;
   try {
-    result = JSON.parse(runner.run(code, ns, filename));
+    result = JSON.parse(cellrun.run(code, ns, filename));
   } catch (err) {
     result = { ok: false, interrupted: false, error: describe(err) };
   }
@@ -190,7 +190,7 @@ async function handleCall({ id, module, ns, name, args }) {
   executing(id);
   try {
     // A missing module or ns goes as undefined, Python's None (JavaScript's null is not None).
-    const text = runner.call(module, name, JSON.stringify(args ?? []), ns);
+    const text = cellrun.call(module, name, JSON.stringify(args ?? []), ns);
     flush();
     post({ type: "result", id, ok: true, value: JSON.parse(text) });
   } catch (err) {
@@ -217,11 +217,11 @@ async function handleCheck({ id, exercise, source }) {
     });
     return;
   }
-  // The checks' own loading (their cases, 0.6 MB of JSON, and the runner) comes before
+  // The checks' own loading (their cases, 0.6 MB of JSON, and its grader runner) comes before
   // "executing": Stop's grace and the time limit are for the learner's code alone.
-  runner.prepare_check(exercise);
+  cellrun.prepare_check(exercise);
   executing(id);
-  const result = JSON.parse(runner.check_exercise(exercise, source));
+  const result = JSON.parse(cellrun.check_exercise(exercise, source));
   flush();
   post({
     type: "result",
@@ -255,7 +255,7 @@ async function handle(msg) {
     case "check":
       return handleCheck(msg);
     case "reset":
-      runner.reset(msg.ns);
+      cellrun.reset(msg.ns);
       return undefined;
     default:
       throw new Error(`unknown message type ${/** @type {any} */ (msg).type}`);

@@ -76,7 +76,7 @@ def test_an_exception_shows_a_traceback_of_the_learners_code(course_page, base_u
     text = output(block)
     assert "ZeroDivisionError: division by zero" in text
     assert 'File "<cell 1>", line 2, in half' in text
-    assert "course_runner" not in text and "pyodide" not in text.lower()
+    assert "course_cellrun" not in text and "pyodide" not in text.lower()
 
 
 def test_a_figure_is_drawn_not_printed(course_page, base_url):

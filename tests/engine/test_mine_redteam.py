@@ -107,9 +107,9 @@ def public_checks(tmp_path, monkeypatch, exercise):
     cases.write_text(json.dumps({exercise: published_cases()[exercise]}))
     monkeypatch.setattr(public, "CASES_FILE", cases)
     public._shipped.cache_clear()
-    from web import runner
+    from web import cellrun
 
-    return lambda source: json.loads(runner.check_exercise(exercise, source))
+    return lambda source: json.loads(cellrun.check_exercise(exercise, source))
 
 
 def test_check_grades_on_the_course_engine_while_my_engine_is_installed(

@@ -126,14 +126,16 @@ def test_a_curve_of_equal_losses_draws():
     snap.snapshot(init_gpt(seed=0), 500, 500, [3.3] * 500).svg()
 
 
-# -- through the course pages' runner (web/runner.py), under CPython ------------------------
+# -- through the course pages' cell runner (web/cellrun.py), under CPython ------------------
 
 
 @pytest.fixture
-def runner(monkeypatch):
-    """web/runner.py as the worker loads it, its emitter collecting (kind, text, key)."""
+def cellrun(monkeypatch):
+    """web/cellrun.py as the worker loads it, its emitter collecting (kind, text, key)."""
     monkeypatch.setattr(engine.plot, "display_hook", None)
-    spec = importlib.util.spec_from_file_location("course_runner_test", ROOT / "web" / "runner.py")
+    spec = importlib.util.spec_from_file_location(
+        "course_cellrun_test", ROOT / "web" / "cellrun.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     emitted = []
@@ -142,8 +144,8 @@ def runner(monkeypatch):
     module.reset("snapshot-test")
 
 
-def test_a_shown_snapshot_sends_one_model_message(runner):
-    module, emitted = runner
+def test_a_shown_snapshot_sends_one_model_message(cellrun):
+    module, emitted = cellrun
     code = (
         "from engine.gpt import init_gpt\n"
         "from engine.snapshot import snapshot\n"
@@ -164,8 +166,8 @@ def test_a_shown_snapshot_sends_one_model_message(runner):
     assert snap.learner().trained == 2
 
 
-def test_a_snapshot_as_last_expression_is_shown_too_and_a_figure_sends_no_model(runner):
-    module, emitted = runner
+def test_a_snapshot_as_last_expression_is_shown_too_and_a_figure_sends_no_model(cellrun):
+    module, emitted = cellrun
     module.run(
         "from engine.gpt import init_gpt\nfrom engine.snapshot import snapshot\n"
         "snapshot(init_gpt(seed=0), 1, 1, [3.3])",
@@ -178,8 +180,8 @@ def test_a_snapshot_as_last_expression_is_shown_too_and_a_figure_sends_no_model(
     assert [kind for kind, _, _ in emitted] == ["figure"]
 
 
-def test_model_json_has_no_nan(runner):
-    module, emitted = runner
+def test_model_json_has_no_nan(cellrun):
+    module, emitted = cellrun
     module.run(
         "from engine.gpt import init_gpt\nfrom engine.snapshot import snapshot\n"
         "snapshot(init_gpt(seed=0), 1, 2, [float('nan'), 3.0]).show()",
@@ -190,8 +192,8 @@ def test_model_json_has_no_nan(runner):
     assert json.loads(text)["losses"][0] is None and not math.isnan(json.loads(text)["losses"][1])
 
 
-def test_after_a_stop_the_explorer_reads_the_weights_trained_so_far(runner):
-    module, emitted = runner
+def test_after_a_stop_the_explorer_reads_the_weights_trained_so_far(cellrun):
+    module, emitted = cellrun
     code = (
         "from engine.gpt import init_gpt, training\n"
         "from engine.snapshot import snapshot\n"

@@ -3,7 +3,7 @@
 //   node tests/pyodide/run_cells.mjs <pages.json> <results.json>
 //
 // pages.json: [{page, cells: [{code, timeout}]}]. Each page gets a fresh namespace,
-// and its cells run in page order through web/runner.py (the module the browser
+// and its cells run in page order through web/cellrun.py (the module the browser
 // worker uses), with `engine` importable as on the site. A cell that runs past its
 // time limit is interrupted (Pyodide's interrupt buffer, set from the main thread).
 // results.json: [{page, cells: [{ok, interrupted, error, stdout, stderr, figures, models, seconds}]}],
@@ -49,10 +49,10 @@ async function workerMain() {
     pyodide.FS.mkdirTree(path.posix.dirname(dest));
     pyodide.FS.writeFile(dest, readFileSync(path.join(ROOT, "engine", rel)));
   }
-  pyodide.FS.writeFile("/course/course_runner.py", readFileSync(path.join(ROOT, "web", "runner.py")));
+  pyodide.FS.writeFile("/course/course_cellrun.py", readFileSync(path.join(ROOT, "web", "cellrun.py")));
   pyodide.runPython("import sys; sys.path.insert(0, '/course')");
-  const runner = pyodide.pyimport("course_runner");
-  runner.set_emitter((kind, text) => {
+  const cellrun = pyodide.pyimport("course_cellrun");
+  cellrun.set_emitter((kind, text) => {
     if (kind === "figure") sink.figures += 1;
     else if (kind === "model") sink.models += 1;
     else sink.stdout += text;
@@ -65,7 +65,7 @@ async function workerMain() {
       view[0] = 0;
       parentPort.postMessage({ type: "start", timeout: cell.timeout || DEFAULT_TIME_LIMIT });
       const t0 = performance.now();
-      const result = JSON.parse(runner.run(cell.code, page, `<cell ${i + 1}>`));
+      const result = JSON.parse(cellrun.run(cell.code, page, `<cell ${i + 1}>`));
       parentPort.postMessage({ type: "end" });
       done.push({ ...result, ...sink, seconds: (performance.now() - t0) / 1000 });
     });

@@ -1,7 +1,7 @@
 """Every `pyodide` cell of every lesson runs under Pyodide (in Node), in page order.
 
 Cells are read with the site's own Markdown setup (so a cell inside an admonition or
-a tab counts too) and run by tests/pyodide/run_cells.mjs through web/runner.py, one
+a tab counts too) and run by tests/pyodide/run_cells.mjs through web/cellrun.py, one
 namespace per page: a cell that works in CPython but not in Pyodide fails here.
 """
 

@@ -35,7 +35,7 @@ let instances = 0;
 /**
  * The starting values a lesson gives its explorer: `data-explorer-values='{"a": 2, "b": 3}'`
  * on the explorer's element or on one around it. A variable it does not name, or names with
- * something other than a finite number, starts at the engine's default.
+ * something other than a finite number, starts at the Python explorer's default (DEFAULT_VALUES).
  */
 export function startValues(root) {
   const holder = root.closest("[data-explorer-values]");
@@ -56,11 +56,12 @@ export function startValues(root) {
 export class Explorer {
   /**
    * @param root    the [data-explorer] element (its data-expression is the start)
-   * @param engine  {explore(text, values) -> Promise<dict>, onStatus?(listener)}
+   * @param python  the handle on the explorer's Python code in the worker:
+   *                {explore(text, values) -> Promise<dict>, onStatus?(listener)}
    */
-  constructor(root, engine) {
+  constructor(root, python) {
     this.root = root;
-    this.engine = engine;
+    this.python = python;
     this.uid = ++instances;
     this.initialValues = startValues(root);
     this.values = { ...this.initialValues };
@@ -80,7 +81,7 @@ export class Explorer {
     if (prerendered) this.preview(prerendered);
     // A page left by instant navigation takes its explorer with it: stop listening then.
     let off = null;
-    off = engine.onStatus?.((status) => {
+    off = python.onStatus?.((status) => {
       if (this.root.isConnected) this.showStatus(status);
       else off?.();
     });
@@ -217,7 +218,7 @@ export class Explorer {
 
   // -- talking to Python --------------------------------------------------------------
 
-  /** Ask the engine for the graph; at most one request in flight, the latest wins. */
+  /** Ask Python for the graph; at most one request in flight, the latest wins. */
   request({ rebuild = false, values = {} } = {}) {
     const text = this.bar.text;
     if (rebuild) {
@@ -238,7 +239,7 @@ export class Explorer {
     this.root.dataset.busy = "true";
     let result;
     try {
-      result = await this.engine.explore(job.text, job.values);
+      result = await this.python.explore(job.text, job.values);
     } catch (err) {
       result = {
         ok: false,
@@ -405,10 +406,10 @@ export class Explorer {
 }
 
 /** Mount an explorer on every [data-explorer] under `root` that has none yet. */
-export function mountExplorers(root, engine) {
+export function mountExplorers(root, python) {
   const found = [...root.querySelectorAll("[data-explorer]:not([data-mounted])")];
   return found.map((node) => {
     node.setAttribute("data-mounted", "");
-    return new Explorer(node, engine);
+    return new Explorer(node, python);
   });
 }

@@ -3,7 +3,7 @@
 import { mountExplorers } from "./explorer.js";
 import { mountTasks } from "./tasks.js";
 
-let engine = null;
+let python = null; // the explorers' handle on their Python code in the worker
 const OWNER = { label: "the graph explorer" }; // what a cell queued behind it says it waits for
 
 /** Called by the runtime on every page (and after each instant navigation); `page` keys
@@ -12,13 +12,13 @@ export function mountExplorerPage(root, client, { page } = {}) {
   if (!root.querySelector("[data-explorer]:not([data-mounted])")) return [];
   // Graphs come from `explorer.explore` (the Python package explorer/), run in the worker,
   // which loads the package on the first call: the page never differentiates anything.
-  engine ??= {
+  python ??= {
     onStatus: (listener) => client.onStatus(listener),
     explore: (text, values) =>
       client.call({ module: "explorer", name: "explore", args: [text, values], timeLimit: 20, owner: OWNER }),
   };
   client.boot();
-  const explorers = mountExplorers(root, engine);
+  const explorers = mountExplorers(root, python);
   mountTasks(root, explorers[0], { page });
   return explorers;
 }

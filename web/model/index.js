@@ -12,7 +12,7 @@ export function mountModelExplorerPage(root, client) {
     throw err;
   });
   loading
-    .then((module) => module.mountModelExplorers(root, module.engineFor(client)))
+    .then((module) => module.mountModelExplorers(root, module.pythonFor(client)))
     .catch(() => {
       for (const box of root.querySelectorAll("[data-model-explorer]:not([data-mounted])")) {
         box.dataset.state = "error";

@@ -11,20 +11,20 @@ import { messageOf } from "./words.js";
 const KEY = "course:model-explorer:trained";
 
 const keepers = new WeakMap();
-/** One keeper per engine (a tab's Python), shared by every model explorer of the page. */
-export function keeperFor(engine) {
-  if (!keepers.has(engine)) keepers.set(engine, new Keeper(engine));
-  return keepers.get(engine);
+/** One keeper per handle on the tab's Python (pythonFor), shared by every model explorer of the page. */
+export function keeperFor(python) {
+  if (!keepers.has(python)) keepers.set(python, new Keeper(python));
+  return keepers.get(python);
 }
 
 export class Keeper {
-  constructor(engine) {
-    this.engine = engine;
+  constructor(python) {
+    this.python = python;
     this.unsaved = false; // a model was trained that the storage does not hold yet
     this.saving = false;
     this.again = false;
-    if (!engine.save) return; // an engine that cannot hand its model over
-    engine.onModel(() => this.trained());
+    if (!python.save) return; // a handle that cannot hand its model over
+    python.onModel(() => this.trained());
     window.addEventListener("beforeunload", (event) => {
       if (!this.unsaved) return;
       event.preventDefault();
@@ -44,7 +44,7 @@ export class Keeper {
     do {
       this.again = false;
       try {
-        const saved = await this.engine.save();
+        const saved = await this.python.save();
         if (saved) localStorage.setItem(KEY, JSON.stringify({ at: Date.now(), saved }));
         this.unsaved = false;
       } catch {
@@ -78,7 +78,7 @@ export class Keeper {
   restore() {
     const kept = this.stored();
     if (!kept) return Promise.resolve(null);
-    return this.engine.restore(kept.saved);
+    return this.python.restore(kept.saved);
   }
 }
 

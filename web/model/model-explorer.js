@@ -1,7 +1,7 @@
 // The model explorer: type a prefix, see what the course's GPT (microGPT) computes at each
 // position (embeddings, each head's attention, the residual stream, the next-symbol
 // probabilities), where the gradient of one name's loss goes, and, while a training cell
-// runs, the model learning. All numbers come from `explorer.model` in the worker (engineFor);
+// runs, the model learning. All numbers come from `explorer.model` in the worker (pythonFor);
 // the page only reshapes the probabilities for the temperature slider and the top-k and
 // top-p filters, and draws a letter from them.
 //
@@ -41,18 +41,19 @@ const VIEW_CLASSES = {
   training: TrainingView,
 };
 
-const engines = new WeakMap();
+const pythons = new WeakMap();
 const OWNER = { label: "the model explorer" }; // what a cell queued behind it says it waits for
-/** One engine per Python client (web/client.js), shared by every model explorer of every page:
+/** The explorers' handle on their Python code in the worker, one per Python client (web/client.js),
+ *  shared by every model explorer of every page:
  *  forward(prefix), backward(name, position) resolve with explorer.model's dicts (the worker
  *  loads the package) or reject with its message; save() with the learner's model to keep (or
  *  null), restore(saved) with its snapshot; onModel(listener) hears every snapshot a training
  *  cell shows; lastModel() is the latest one, or null (none yet, or Python restarted). */
-export function engineFor(client) {
+export function pythonFor(client) {
   const call = (name, args) =>
     client.call({ module: "explorer.model", name, args, timeLimit: 60, owner: OWNER });
-  if (!engines.has(client)) {
-    engines.set(client, {
+  if (!pythons.has(client)) {
+    pythons.set(client, {
       forward: (prefix) => call("forward_view", [prefix]),
       backward: (name, position) => call("backward_view", position === null ? [name] : [name, position]),
       save: () => call("saved_model", []),
@@ -62,13 +63,13 @@ export function engineFor(client) {
       boot: () => client.boot(),
     });
   }
-  return engines.get(client);
+  return pythons.get(client);
 }
 
 /** Mount every model explorer under `root` not mounted yet. */
-export function mountModelExplorers(root, engine) {
+export function mountModelExplorers(root, python) {
   const boxes = [...root.querySelectorAll("[data-model-explorer]:not([data-mounted])")];
-  return boxes.map((box) => new ModelExplorer(box, engine));
+  return boxes.map((box) => new ModelExplorer(box, python));
 }
 
 /** The views a block asks for: data-views="forward", "probs,attention", "all" (default). */
@@ -112,9 +113,9 @@ class Latest {
 }
 
 export class ModelExplorer {
-  constructor(root, engine) {
+  constructor(root, python) {
     this.root = root;
-    this.engine = engine;
+    this.python = python;
     this.n = ++count;
     root.dataset.mounted = "";
     this.views = parseViews(root.dataset.views);
@@ -131,7 +132,7 @@ export class ModelExplorer {
     this.latest = new Latest((wish, isLatest) => this.compute(wish, isLatest));
     this.drawn = { forward: null, backward: null }; // what the views show (keys of wishes)
     this.build();
-    this.offModel = engine.onModel((data) => {
+    this.offModel = python.onModel((data) => {
       if (!root.isConnected) {
         this.offModel?.(); // a page left by instant navigation
         return;
@@ -139,7 +140,7 @@ export class ModelExplorer {
       this.snapshot(data);
     });
     // A training cell that ran before this explorer was drawn (another page of this tab).
-    const last = engine.lastModel?.();
+    const last = python.lastModel?.();
     if (last) this.parts.training?.draw(last);
     this.refresh();
   }
@@ -175,7 +176,7 @@ export class ModelExplorer {
     this.error = el("p", { class: "gm-error", "data-role": "error", id: this.id("error"), role: "alert" });
     this.error.hidden = true;
     this.modelLine = el("p", { class: "gm-model", "data-role": "model" });
-    this.offer = new KeptOffer(this, keeperFor(this.engine));
+    this.offer = new KeptOffer(this, keeperFor(this.python));
     this.status = el("p", { class: "gm-status", role: "status", "aria-live": "polite" });
     this.status.textContent = "Starting Python, which computes the model's numbers…";
     const controls = el(
@@ -336,8 +337,8 @@ export class ModelExplorer {
   async compute({ prefix, name, position }, isLatest) {
     // Both questions go to the worker at once: it computes the gradients while the page
     // draws the forward views.
-    const forward = this.forwardViews() || !this.has("backward") ? this.engine.forward(prefix) : null;
-    const backward = this.has("backward") ? this.engine.backward(name, position) : null;
+    const forward = this.forwardViews() || !this.has("backward") ? this.python.forward(prefix) : null;
+    const backward = this.has("backward") ? this.python.backward(name, position) : null;
     backward?.catch(() => {}); // its failure is read below, after the forward views
     try {
       if (forward) {

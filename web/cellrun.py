@@ -8,7 +8,7 @@ behaves the same in the page and in CI:
 - an object with `_repr_svg_()` (an `engine.plot.Figure`) is shown as a figure;
 - an object with `_model_json_()` (an `engine.snapshot.Snapshot`) also goes to the page's
   model explorer, as a "model" message;
-- a traceback starts at the learner's own code: frames of this runner are cut;
+- a traceback starts at the learner's own code: frames of this module are cut;
 - KeyboardInterrupt (Stop, or the time limit) is reported as a stop, not an error.
 
 The host gives one callback, `emit(kind, text, key)`, with kind "figure" (SVG text),
