@@ -141,7 +141,7 @@ def ahead(key: str) -> bool | str:
     """When a learner's browser keeps the file at site path `key`: on the first visit (true),
     once a page asks for it (false), or, for a page in one language ("ru"), on the first visit
     of a page in that language: a learner keeps the course in the language they read."""
-    if KEPT_WHEN_VISITED.match(withoutLanguage(key)):
+    if KEPT_WHEN_VISITED.match(without_language(key)):
         return False
     first = key.split("/")[0]
     if first in LANGUAGES[1:]:
@@ -150,7 +150,7 @@ def ahead(key: str) -> bool | str:
     return "en" if english else True
 
 
-def withoutLanguage(key: str) -> str:
+def without_language(key: str) -> str:
     """ "ru/notebooks/day04_x/" -> "notebooks/day04_x/"."""
     first, _, rest = key.partition("/")
     return rest if first in LANGUAGES[1:] else key
