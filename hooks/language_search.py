@@ -14,7 +14,6 @@ fallback); its entries, deduplicated away by the plugin, come from the English i
 from __future__ import annotations
 
 import json
-import posixpath
 import re
 from pathlib import Path
 
@@ -28,8 +27,8 @@ def language_base(html: str, url: str, lang: str) -> str:
     folder ("../.."), so that search and instant navigation stay in that language."""
     if lang == translations.DEFAULT:
         return html
-    depth = len([part for part in posixpath.dirname(url.rstrip("/") + "/x").split("/") if part])
-    base = "/".join([".."] * (depth - 1)) or "."
+    # One ".." per folder below the language's: "ru/lessons/day04_x/" -> "../..", "ru/" -> ".".
+    base = "/".join([".."] * url.strip("/").count("/")) or "."
 
     def rebase(m):
         config = json.loads(m[2])
