@@ -293,6 +293,67 @@ def _in_fresh_python(path: Path, timeout: float) -> list[dict] | str:
     return json.loads(found[-1][len(_RUN) :])
 
 
+class _Labels(ast.NodeTransformer):
+    """The text a cell prints as a label blanked, and the numbers in it kept: a string
+    constant passed to print(), and the literal parts of an f-string passed to it (their
+    {values} and format specs stay as they are); and a docstring."""
+
+    def __init__(self) -> None:
+        self.numbers: list[str] = []
+
+    def _blank(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            self.numbers += numbers_of_output(node.value)
+            return ast.Constant(value="")
+        if isinstance(node, ast.JoinedStr):
+            node.values = [self._blank(part) for part in node.values]
+        return node
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        # a string alone as a statement (a docstring) computes nothing
+        node.value = self._blank(self.visit(node.value))
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "print":
+            node.args = [self._blank(arg) for arg in node.args]
+        return node
+
+
+def _without_labels(code: str) -> tuple[str, list[str]] | None:
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    labels = _Labels()
+    return ast.dump(labels.visit(tree)), labels.numbers
+
+
+def prints_the_same_numbers(english: str, translated: str) -> bool:
+    """Whether two cells print the same numbers whatever they compute: the same program to
+    the last string but their printed labels, whose numbers are the same, in order."""
+    found = _without_labels(english)
+    return found is not None and found == _without_labels(translated)
+
+
+def cells_print_the_same_numbers(path) -> bool:
+    """Whether a translated page's cells print the English cells' numbers without running
+    them: every cell differs from the English one in printed labels only (as above)."""
+    path = Path(path)
+    english, translated = (
+        [
+            body
+            for kind, _, body in fences(split_front_matter(p.read_text(encoding="utf-8"))[1])
+            if kind == "pyodide"
+        ]
+        for p in (source_of(path), path)
+    )
+    return len(english) == len(translated) and all(
+        prints_the_same_numbers(en, tr) for en, tr in zip(english, translated)
+    )
+
+
 def numbers_of_output(text: str) -> list[str]:
     """The numbers a cell printed, in order, but for times (never the same twice)."""
     from tools.my_engine import _TIME, NUMBER
@@ -300,13 +361,23 @@ def numbers_of_output(text: str) -> list[str]:
     return NUMBER.findall(_TIME.sub("(time)", text))
 
 
+def run_in_fresh_python(path, timeout: float = 900) -> list[dict] | str:
+    """`run_cells(path)` in a fresh Python: the cells' outputs, or why they did not finish."""
+    return _in_fresh_python(Path(path), timeout)
+
+
 def compare_cells(path, timeout: float = 900) -> list[str]:
     """Run the translated page's cells and its English page's, each in a fresh Python, and
     name every cell whose printed numbers differ (to the precision printed) or that fails."""
+    path = Path(path)
+    return compare_runs(*(_in_fresh_python(p, timeout) for p in (source_of(path), path)))
+
+
+def compare_runs(english: list[dict] | str, translated: list[dict] | str) -> list[str]:
+    """Every cell whose printed numbers differ (to the precision printed) between the English
+    page's run and its translation's (run_in_fresh_python), or that fails in the translation."""
     from tools.my_engine import same_numbers
 
-    path = Path(path)
-    english, translated = (_in_fresh_python(p, timeout) for p in (source_of(path), path))
     for run in (english, translated):
         if isinstance(run, str):
             return [run]
