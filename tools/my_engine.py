@@ -41,10 +41,12 @@ _FENCE = re.compile(
 # A cell whose numbers describe the engine itself says so (hooks/fences.py): my_engine="...".
 _OWN_NUMBERS = re.compile(r'\bmy_engine="(?P<why>[^"]*)"')
 # A time measured while the cell ran ("21.0 ms per step", "0.5 s") is never the same twice,
-# and so is a ratio of two times ("3.3x as fast", "2.9 times faster").
+# and so is a ratio of two times ("3.3x as fast", "2.9 times faster"; in the translations'
+# printed labels "3.3x kiirem", "3.3 korda kiirem", "в 3.3 раза быстрее").
 _TIME = re.compile(
     r"[-+]?(?:\d+\.\d*|\.\d+|\d+)\s?"
-    r"(?:(?:ms|µs|s)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b)"
+    r"(?:(?:ms|µs|s)\b|(?:x|×|times|korda|раза) "
+    r"(?:as fast|as slow|faster|slower|kiirem|aeglasem|быстрее|медленнее)\b)"
 )
 ROUND_OFF = 1e-12
 _REPORT = "my-engine-report: "  # the line of a day's run that holds its report
