@@ -40,12 +40,12 @@ _FENCE = re.compile(
 )
 # A cell whose numbers describe the engine itself says so (hooks/fences.py): my_engine="...".
 _OWN_NUMBERS = re.compile(r'\bmy_engine="(?P<why>[^"]*)"')
-# A time measured while the cell ran ("21.0 ms per step", "0.5 s") is never the same twice,
+# A time measured while the cell ran ("21.0 ms per step", "0.5 s", "21.0 мс") is never the same twice,
 # and so is a ratio of two times ("3.3x as fast", "2.9 times faster"), also as a translated
 # page prints it (Estonian "3x kiirem", "3 korda aeglasem"; Russian "в 3 раза быстрее").
 _TIME = re.compile(
     r"[-+]?(?:\d+\.\d*|\.\d+|\d+)\s?"
-    r"(?:(?:ms|µs|s)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b"
+    r"(?:(?:ms|µs|s|мс|мкс)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b"
     r"|(?:x|×|korda) (?:kiirem|aeglasem)\b|(?:x|×|раза?) (?:быстрее|медленнее)\b)"
 )
 ROUND_OFF = 1e-12
