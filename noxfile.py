@@ -84,7 +84,22 @@ def tests(session: nox.Session) -> None:
     # requirements/tests.txt includes requirements/server.txt (the server's tests).
     session.install("-r", TESTS)
     install_site_build(session)  # the browser and Pyodide tests build and run the site
-    session.run("pytest", *session.posargs)
+    # the slowest tests named at the end: where the suite's time goes, run after run
+    session.run("pytest", "--durations=25", *session.posargs)
+
+
+@nox.session
+def accessibility(session: nox.Session) -> None:
+    """axe-core on every page of the site in every language (`nox -s tests` checks a sample of
+    the notebooks' pages and of each translation: tests/browser/test_accessibility.py)."""
+    session.install("-r", TESTS)
+    install_site_build(session)
+    session.run(
+        "pytest",
+        "tests/browser/test_accessibility.py::test_axe_finds_no_serious_violation_on_any_page",
+        *session.posargs,
+        env={"COURSE_A11Y_PAGES": "all"},
+    )
 
 
 @nox.session
