@@ -125,6 +125,23 @@ def numbers(text: str) -> set[str]:
     return found
 
 
+_ITEM = re.compile(r"[ \t]*\d+\.[ \t]")
+
+
+def ordered_items(text: str) -> int:
+    """How many items of numbered lists the page has: a line "1. ..." that starts a block,
+    or one inside a block that a numbered item started (in a paragraph, it is text)."""
+    count, in_list, previous = 0, False, ""
+    for line in without_fences(text).split("\n"):
+        starts_block = not previous.strip()
+        if starts_block:
+            in_list = bool(_ITEM.match(line)) or (in_list and line[:1] in " \t")
+        if _ITEM.match(line) and (starts_block or in_list):
+            count += 1
+        previous = line
+    return count
+
+
 def links(text: str) -> list[str]:
     return sorted({a or b for a, b in _LINK.findall(without_fences(text))})
 
@@ -239,6 +256,12 @@ def compare(english: str, translated: str) -> list[str]:
         en_links, tr_links = set(links(en_body)), set(links(tr_body))
         problems.append(
             f"links: missing {sorted(en_links - tr_links)}, not in the English {sorted(tr_links - en_links)}"
+        )
+    en_items, tr_items = ordered_items(en_body), ordered_items(tr_body)
+    if en_items != tr_items:
+        problems.append(
+            f"lists: {tr_items} numbered items, the English {en_items} (a paragraph that starts"
+            r" with a number and a full stop, '1. faas', is a list: write '1\. faas')"
         )
     en_numbers, tr_numbers = numbers(en_body), numbers(tr_body)
     if en_numbers != tr_numbers:

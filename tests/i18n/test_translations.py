@@ -132,6 +132,8 @@ def test_a_faithful_translation_passes():
         (("{#run-it}", ""), "headings"),
         (("(day02_chain_rule.md)", "(day03_value.md)"), "links"),
         (("phase: 1", "phase: 2"), "front matter"),
+        # a paragraph that starts "1. ..." is a numbered list in Markdown
+        (("Итак, градиенты листьев", "1. Итак, градиенты листьев"), "lists"),
         (("```pyodide\n", "```text\n"), "fences"),
         (("answer = 2.0 * 3\nexplain", "answer = 2.0 * 3 + 1\nexplain"), "check"),
     ],
