@@ -164,7 +164,7 @@ def parse(source: str, where: str = "question block") -> Question:
     """The question a fence's body describes; QuestionError says what is wrong."""
     try:
         # BaseLoader: every scalar stays the text the author wrote ("0.50" keeps its zero).
-        spec = yaml.load(source, Loader=yaml.BaseLoader)
+        spec = yaml.load(source, Loader=getattr(yaml, "CBaseLoader", yaml.BaseLoader))
     except yaml.YAMLError as exc:
         raise QuestionError(f"{where}: its body is not valid YAML ({exc})") from exc
     if not isinstance(spec, dict):

@@ -7,6 +7,7 @@ A translated page (day04_manual_backward.ru.md) keeps the English page's heading
 the tests can pair a page's sections across languages (tests/i18n/).
 """
 
+import functools
 import re
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import markdown
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@functools.lru_cache(maxsize=128)  # an English page is compared with each translation
 def heading_ids(text: str) -> list[tuple[int, str, str]]:
     """(level, id, text) of every heading of a page's Markdown, as the site's build makes them."""
     md = markdown.Markdown(
