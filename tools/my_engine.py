@@ -45,7 +45,7 @@ _OWN_NUMBERS = re.compile(r'\bmy_engine="(?P<why>[^"]*)"')
 # page prints it (Estonian "3x kiirem", "3 korda aeglasem"; Russian "в 3 раза быстрее").
 _TIME = re.compile(
     r"[-+]?(?:\d+\.\d*|\.\d+|\d+)\s?"
-    r"(?:(?:ms|µs|s|мс|мкс)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b"
+    r"(?:(?:ms|µs|s|мс|мкс|с)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b"
     r"|(?:x|×|korda) (?:kiirem|aeglasem)\b|(?:x|×|раза?) (?:быстрее|медленнее)\b)"
 )
 ROUND_OFF = 1e-12

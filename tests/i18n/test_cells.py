@@ -71,6 +71,7 @@ def test_printed_labels_alone_may_differ(english, translated, same):
     [
         "21.0 ms per step, 3.3x as fast",
         "21.0 мс на шаг, в 3.3 раза быстрее",
+        "выучено за 4.2 с",
         "21.0 ms sammu kohta, 3.3 korda kiirem",
     ],
 )
