@@ -7,9 +7,9 @@
 // page afresh (language.js).
 
 import i18next from "i18next";
-import en from "./locales/en.json";
-import ru from "./locales/ru.json";
-import et from "./locales/et.json";
+import en from "./locales/en.json" with { type: "json" };
+import ru from "./locales/ru.json" with { type: "json" };
+import et from "./locales/et.json" with { type: "json" };
 
 const LANGUAGES = ["en", "ru", "et"]; // language.js's
 const i18n = i18next.createInstance();
