@@ -100,3 +100,62 @@ def test_the_fixed_button_names():
         catalog = load(lang)
         for button, name in names.items():
             assert catalog[f"{button}.button"].endswith(f" {name}"), (lang, button)
+
+
+# -- no English left in the converted modules ----------------------------------------------
+
+WEB = LOCALES.parent
+# The modules whose learner-visible words are all in the message files. Not yet: web/sw.js
+# (the offline fallback page it writes) and web/model/views/ (the model explorer's views).
+CONVERTED = sorted(
+    p
+    for p in [*WEB.glob("*.js"), *WEB.glob("explorer/*.js"), *WEB.glob("model/*.js")]
+    if p.name not in {"sw.js", "sw-preview.js"}
+)
+LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`|\'((?:[^\'\\\n]|\\.)*)\'')
+PROSE = re.compile(r"[A-Za-z]{2,}[,:;]? [A-Za-z]{2,} [a-z]{2,}")
+# Words in code that a learner never reads, or reads in Python's words (each with its why),
+# by how the literal starts.
+NOT_PROSE = {
+    ("editor.js", "2px solid var(--md-accent-fg-color)"),  # CSS
+    ("myengine.js", "softmax and cross-entropy"),  # engine.mine's name of a part
+    ("myengine.js", " (or in the file)"),  # cut out of engine.mine's message
+    ("storage.js", "storage is disabled"),  # an Error caught inside storage.js
+    ("worker.js", "This site was built without the exercise checks."),  # the page says its own
+    ("worker.js", "unknown message type "),  # a programming error
+    ("worker.js", "\\n… output cut after   characters …\\n"),  # in the output: see below
+    ("explorer.js", "data-explorer-values is not JSON:"),  # console
+    ("tasks.js", "no guided task is called "),  # console
+    ("words.js", "something went wrong"),  # the fallback of Python's own message
+    ("words.js", "a letter with an accent"),  # explorer.model's words, said before Python does
+    ("words.js", "Type only  :   is not one"),  # the same
+}
+
+
+def english_literals(path):
+    """(line, text) of each string literal of `path` that reads like an English phrase."""
+    found = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip().startswith(("//", "*", "/*", "import ")):
+            continue
+        code = re.sub(r"\s//\s.*$", "", line)
+        for m in LITERAL.finditer(code):
+            text = next(g for g in m.groups() if g is not None)
+            text = re.sub(r"\$\{[^}]*\}", " ", text)
+            known = any(path.name == f and text.startswith(s) for f, s in NOT_PROSE)
+            if PROSE.search(text) and not known:
+                found.append((n, text))
+    return found
+
+
+@pytest.mark.parametrize("path", CONVERTED, ids=[p.relative_to(WEB).as_posix() for p in CONVERTED])
+def test_a_converted_module_says_nothing_in_english_of_its_own(path):
+    assert english_literals(path) == []
+
+
+def test_the_search_for_english_finds_a_sentence(tmp_path):
+    js = tmp_path / "x.js"
+    js.write_text(
+        '// "a comment is fine here"\nel.textContent = `Stopped after ${n} s: fix your code`;\n'
+    )
+    assert english_literals(js) == [(2, "Stopped after   s: fix your code")]
