@@ -106,10 +106,15 @@ def test_the_fixed_button_names():
 
 WEB = LOCALES.parent
 # The modules whose learner-visible words are all in the message files. Not yet: web/sw.js
-# (the offline fallback page it writes) and web/model/views/ (the model explorer's views).
+# (the offline fallback page it writes) and the model explorer's views but attention's.
 CONVERTED = sorted(
     p
-    for p in [*WEB.glob("*.js"), *WEB.glob("explorer/*.js"), *WEB.glob("model/*.js")]
+    for p in [
+        *WEB.glob("*.js"),
+        *WEB.glob("explorer/*.js"),
+        *WEB.glob("model/*.js"),
+        WEB / "model" / "views" / "attention.js",
+    ]
     if p.name not in {"sw.js", "sw-preview.js"}
 )
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`|\'((?:[^\'\\\n]|\\.)*)\'')
