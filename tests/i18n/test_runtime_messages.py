@@ -106,7 +106,8 @@ def test_the_fixed_button_names():
 
 WEB = LOCALES.parent
 # The modules whose learner-visible words are all in the message files. Not yet: web/sw.js
-# (the offline fallback page it writes) and the model explorer's views but attention's.
+# (the offline fallback page it writes) and the model explorer's views but attention's and
+# embeddings'.
 CONVERTED = sorted(
     p
     for p in [
@@ -114,6 +115,7 @@ CONVERTED = sorted(
         *WEB.glob("explorer/*.js"),
         *WEB.glob("model/*.js"),
         WEB / "model" / "views" / "attention.js",
+        WEB / "model" / "views" / "embeddings.js",
     ]
     if p.name not in {"sw.js", "sw-preview.js"}
 )
