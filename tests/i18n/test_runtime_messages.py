@@ -106,8 +106,8 @@ def test_the_fixed_button_names():
 
 WEB = LOCALES.parent
 # The modules whose learner-visible words are all in the message files. Not yet: web/sw.js
-# (the offline fallback page it writes) and the model explorer's views but attention's and
-# embeddings'.
+# (the offline fallback page it writes) and the model explorer's views but attention,
+# embeddings and residual.
 CONVERTED = sorted(
     p
     for p in [
@@ -116,6 +116,7 @@ CONVERTED = sorted(
         *WEB.glob("model/*.js"),
         WEB / "model" / "views" / "attention.js",
         WEB / "model" / "views" / "embeddings.js",
+        WEB / "model" / "views" / "residual.js",
     ]
     if p.name not in {"sw.js", "sw-preview.js"}
 )
