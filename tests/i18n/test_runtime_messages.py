@@ -106,8 +106,8 @@ def test_the_fixed_button_names():
 
 WEB = LOCALES.parent
 # The modules whose learner-visible words are all in the message files. Not yet: web/sw.js
-# (the offline fallback page it writes) and the model explorer's views but attention,
-# embeddings and residual.
+# (the offline fallback page it writes) and the model explorer's views backward.js and
+# probs.js.
 CONVERTED = sorted(
     p
     for p in [
@@ -117,6 +117,7 @@ CONVERTED = sorted(
         WEB / "model" / "views" / "attention.js",
         WEB / "model" / "views" / "embeddings.js",
         WEB / "model" / "views" / "residual.js",
+        WEB / "model" / "views" / "training.js",
     ]
     if p.name not in {"sw.js", "sw-preview.js"}
 )
