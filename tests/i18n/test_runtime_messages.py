@@ -106,8 +106,7 @@ def test_the_fixed_button_names():
 
 WEB = LOCALES.parent
 # The modules whose learner-visible words are all in the message files. Not yet: web/sw.js
-# (the offline fallback page it writes) and the model explorer's views backward.js and
-# probs.js.
+# (the offline fallback page it writes) and the model explorer's probs view (probs.js).
 CONVERTED = sorted(
     p
     for p in [
@@ -118,6 +117,7 @@ CONVERTED = sorted(
         WEB / "model" / "views" / "embeddings.js",
         WEB / "model" / "views" / "residual.js",
         WEB / "model" / "views" / "training.js",
+        WEB / "model" / "views" / "backward.js",
     ]
     if p.name not in {"sw.js", "sw-preview.js"}
 )
