@@ -106,7 +106,7 @@ def test_the_fixed_button_names():
 
 WEB = LOCALES.parent
 # The modules whose learner-visible words are all in the message files. Not yet: web/sw.js
-# (the offline fallback page it writes) and the model explorer's probs view (probs.js).
+# (the offline fallback page it writes).
 CONVERTED = sorted(
     p
     for p in [
@@ -118,6 +118,7 @@ CONVERTED = sorted(
         WEB / "model" / "views" / "residual.js",
         WEB / "model" / "views" / "training.js",
         WEB / "model" / "views" / "backward.js",
+        WEB / "model" / "views" / "probs.js",
     ]
     if p.name not in {"sw.js", "sw-preview.js"}
 )
