@@ -6,6 +6,8 @@
 //   so when the window grows wide enough to show it whole;
 // - Material's search dialog gets a name.
 
+import { t } from "./i18n.js";
+
 const SUBSCRIPT = {
   0: "₀",
   1: "₁",
@@ -90,7 +92,8 @@ export function nameMathLabels(root) {
   }
 }
 
-// What scrolls sideways on a narrow screen, and what it is called while it does.
+// What scrolls sideways on a narrow screen, and what it is called while it does (its name:
+// the message "access.scrolls.<kind>").
 const SCROLLERS = [
   ["div.arithmatex, .katex-display", "Formula"],
   [".md-typeset__scrollwrap", "Table"],
@@ -121,7 +124,7 @@ function updateScroller(el) {
     }
     if (!el.hasAttribute("aria-label")) {
       const { courseScrollKind: kind, courseScrollIndex: n } = el.dataset;
-      el.setAttribute("aria-label", `${kind} ${n} (scrolls sideways)`); // a name of its own
+      el.setAttribute("aria-label", t(`access.scrolls.${kind}`, { n })); // a name of its own
       el.dataset.courseScrollLabel = "";
     }
   } else if (ours) {
@@ -154,7 +157,7 @@ export function watchScrollers(root) {
 /** Material's search is a dialog: give it a name (once; the header outlives the page). */
 function nameSearch() {
   const search = document.querySelector(".md-search[role=dialog]");
-  if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", "Search");
+  if (search && !search.hasAttribute("aria-label")) search.setAttribute("aria-label", t("access.search"));
 }
 
 // A block's box keeps its size when its content grows (the math fonts arriving): look again.

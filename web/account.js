@@ -4,6 +4,7 @@
 
 import { currentSession, onSession, signInURL, signOut } from "./server.js";
 import { onForeignWork, onServerMerge, takeOverBrowser } from "./sync.js";
+import { t, tParts } from "./i18n.js";
 
 let unsubscribe = null;
 let unsubscribeMerge = null;
@@ -13,15 +14,15 @@ function render(line, session) {
   line.dataset.account = session.state;
   line.replaceChildren();
   if (session.state === "loading") {
-    line.textContent = "Course server: checking whether you are signed in…";
+    line.textContent = t("account.checking");
   } else if (session.state === "signed-in") {
     const name = document.createElement("strong");
-    name.textContent = session.user?.name || session.user?.login || "you";
+    name.textContent = session.user?.name || session.user?.login || t("account.you");
     const out = document.createElement("button");
     out.type = "button";
     out.className = "course-account__signout";
     out.dataset.action = "sign-out";
-    out.textContent = "Sign out";
+    out.textContent = t("account.signOut");
     out.addEventListener("click", async () => {
       out.disabled = true;
       const reply = await signOut();
@@ -30,15 +31,15 @@ function render(line, session) {
         line.append(` ${reply.error}`);
       }
     });
-    line.append("Signed in as ", name, " · ", out);
+    line.append(...tParts("account.signedIn", { name, out }));
   } else if (session.state === "signed-out") {
     const link = document.createElement("a");
     link.href = signInURL();
     link.dataset.action = "sign-in";
-    link.textContent = "Sign in to submit";
-    line.append(link, " your exercises and keep your work on the course server.");
+    link.textContent = t("account.signIn");
+    line.append(...tParts("account.signInTo", { link }));
   } else {
-    line.textContent = "Course server unreachable: your work is kept in this browser.";
+    line.textContent = t("account.unreachable");
   }
 }
 
@@ -61,12 +62,9 @@ export function mountAccount(root) {
   const takeOver = document.createElement("button");
   takeOver.type = "button";
   takeOver.dataset.action = "take-over";
-  takeOver.textContent = "Remove it from this browser and load my work";
+  takeOver.textContent = t("account.takeOver");
   takeOver.addEventListener("click", () => takeOverBrowser());
-  foreign.append(
-    " This browser holds work saved under another account; it is not sent to yours, and yours is not loaded. ",
-    takeOver,
-  );
+  foreign.append(" ", ...tParts("account.foreign", { takeOver }));
   unsubscribe = onSession((session) => {
     render(line, session);
     line.append(merged, foreign);
@@ -75,6 +73,6 @@ export function mountAccount(root) {
     foreign.hidden = !is;
   });
   unsubscribeMerge = onServerMerge((keys) => {
-    merged.textContent = ` Brought ${keys.length} ${keys.length === 1 ? "item" : "items"} of your work from the course server.`;
+    merged.textContent = ` ${t("account.merged", { count: keys.length })}`;
   });
 }

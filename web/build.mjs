@@ -24,6 +24,7 @@ await build({
   minify: true,
   sourcemap: false,
   legalComments: "eof",
+  charset: "utf8", // module scripts are always UTF-8: the messages of ru/ and et/ as they are, not \u escapes
   loader: { ".py": "text" },
   logLevel: "warning",
 });

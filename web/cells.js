@@ -17,6 +17,7 @@ import { button } from "./button.js";
 import { RunBox } from "./runbox.js";
 import { SavedEdit } from "./saved.js";
 import { cellKey } from "./storage.js";
+import { t, tParts } from "./i18n.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a cell lifts it with ```pyodide timeout="600"
 const MAX_TIME_LIMIT = 3600; // the most a page may give (hooks/fences.py's MAX_TIMEOUT)
@@ -36,10 +37,10 @@ function session(client, page) {
 
 function describeStop(reply, limit) {
   if (reply.reason === "timeout") {
-    return `Stopped: this cell ran longer than its time limit of ${limit} s.`;
+    return t("cell.stoppedTimeout", { limit });
   }
-  if (reply.restarted) return "Stopped. Python restarted, so earlier cells will run again when needed.";
-  return "Stopped.";
+  if (reply.restarted) return t("cell.stoppedRestarted");
+  return t("stopped");
 }
 
 class Cell extends RunBox {
@@ -59,28 +60,24 @@ class Cell extends RunBox {
     el.dataset.cell = String(index);
     el.id ||= `course-cell-${index + 1}`; // what a note's link to this cell points at
     el.dataset.state = "idle";
-    this.group(`Python cell ${index + 1}`);
+    this.group(t("cell.group", { n: index + 1 }));
 
-    this.edit = new SavedEdit(
-      this.key,
-      this.original,
-      "The lesson's code for this cell has changed since you edited it.",
-    );
+    this.edit = new SavedEdit(this.key, this.original, t("cell.changed"));
     this.controls({
-      run: button("run", "▶ Run", "Run this cell (Shift+Enter)"),
+      run: button("run", t("run.button"), t("run.title")),
       onRun: () => this.run(),
-      stopTitle: "Stop the running code",
-      resetTitle: "Put back the lesson's code",
+      stopTitle: t("cell.stopTitle"),
+      resetTitle: t("cell.resetTitle"),
       verb: "running",
     });
     const toolbar = this.toolbar(this.runButton, this.stopButton, this.resetButton);
     const host = this.editor({
       doc: this.edit.text,
-      label: `Python code, cell ${index + 1}`,
+      label: t("cell.editorLabel", { n: index + 1 }),
       onRun: () => this.run(),
       onChange: (text) => this.changed(text),
     });
-    const out = this.outputArea("output", `Output of cell ${index + 1}`);
+    const out = this.outputArea("output", t("cell.outputLabel", { n: index + 1 }));
 
     el.append(host, toolbar, this.edit.notice, out);
     this.edit.offerNewVersion(() => this.reset());
@@ -105,10 +102,10 @@ class Cell extends RunBox {
     // The page's engine first (myengine.js: the learner's, being installed or taken out).
     const engineReady = this.ctx.hooks.beforeRun?.();
     if (engineReady) {
-      this.runStatus.waiting("waiting for the engine to load…");
+      this.runStatus.waiting(t("run.waitingForEngine"));
       await engineReady;
       if (this.stopped) {
-        this.output.note("Stopped.");
+        this.output.note(t("stopped"));
         this.setState("idle");
         return;
       }
@@ -116,34 +113,21 @@ class Cell extends RunBox {
     for (const earlier of cells.slice(0, this.index)) {
       if (session(client, page).ran.has(earlier.index)) continue;
       if (earlier.stoppedByLearner) {
-        const by = earlier.stopReason === "timeout" ? "its time limit stopped it" : "you stopped it";
-        this.output.note(
-          [
-            "Skipped ",
-            earlier.link("above"),
-            ` (${by}), so this cell ran without it. If this cell needs it, fix that cell and run it, then run this one again.`,
-          ],
-          "skipped",
-        );
+        const key = earlier.stopReason === "timeout" ? "cell.skippedTimeout" : "cell.skippedStopped";
+        this.output.note(tParts(key, { cell: earlier.link() }), "skipped");
         continue;
       }
-      this.runStatus.waiting(`waiting for ${earlier.name("above")} to finish…`);
+      this.runStatus.waiting(t("run.waitingFor", { what: earlier.name(true) }));
       this.blocker = earlier;
       const ok = await earlier.execute();
       this.blocker = null;
       if (this.stopped) {
-        this.output.note("Stopped.");
+        this.output.note(t("stopped"));
         this.setState("idle");
         return;
       }
       if (!ok) {
-        this.output.note(
-          [
-            earlier.link("above", true),
-            " did not finish, and this cell needs it: see that cell's output, fix it, then run this one again.",
-          ],
-          "error-note",
-        );
+        this.output.note(tParts("cell.failedAbove", { cell: earlier.link(true) }), "error-note");
         this.setState("error");
         return;
       }
@@ -184,7 +168,7 @@ class Cell extends RunBox {
     this.job = null;
     if (reply.ok) {
       session(client, page).ran.add(this.index);
-      if (reply.truncated) this.output.note("Output was cut: print less, or print a summary.");
+      if (reply.truncated) this.output.note(t("cell.outputCut"));
       this.setState("done");
       return true;
     }
@@ -216,26 +200,26 @@ class Cell extends RunBox {
     return line.length > FIRST_LINE_CHARS ? `${line.slice(0, FIRST_LINE_CHARS - 1)}…` : line;
   }
 
-  /** "the cell starting x = 3" ("the cell above starting …" with `where`), in plain text. */
-  name(where = "") {
+  /** "the cell starting x = 3" ("the cell above starting …" with `above`), in plain text. */
+  name(above = false) {
     const first = this.firstLine();
-    if (!first) return where ? `the empty cell ${where}` : "an empty cell";
-    return `${where ? `the cell ${where}` : "the cell"} starting “${first}”`;
+    if (!first) return t(above ? "cell.nameEmptyAbove" : "cell.nameEmpty");
+    return t(above ? "cell.nameAbove" : "cell.name", { first });
   }
 
-  /** The cell's name as a link that scrolls to it and puts the cursor in its editor. */
-  link(where, capital = false) {
+  /** The cell's name ("the cell above starting …"; "The …" with `capital`) as a link that
+   *  scrolls to it and puts the cursor in its editor. */
+  link(capital = false) {
     const a = document.createElement("a");
     a.href = `#${this.el.id}`;
     a.className = "course-cell-link";
     const first = this.firstLine();
-    const the = capital ? "The" : "the";
     if (first) {
       const code = document.createElement("code");
       code.textContent = first;
-      a.append(`${the} cell ${where} starting `, code);
+      a.append(...tParts(capital ? "cell.linkAboveStart" : "cell.linkAbove", { code }));
     } else {
-      a.append(`${the} empty cell ${where}`);
+      a.append(t(capital ? "cell.linkEmptyAboveStart" : "cell.linkEmptyAbove"));
     }
     a.addEventListener("click", (event) => {
       // Not the browser's nor the instant navigation's jump to the anchor: either would

@@ -19,6 +19,7 @@
 // The messages to the worker and back are web/protocol.js's, checked by `tsc` (`nox -s lint`).
 
 import { startWorker } from "./protocol.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -66,7 +67,7 @@ export class PythonClient {
     this.worker = null;
     this.generation = 0;
     /** @type {{phase: Phase, message: string}} */
-    this.status = { phase: "idle", message: "Python starts when you run a cell." };
+    this.status = { phase: "idle", message: t("python.idle") };
     /** @type {Set<(status: {phase: Phase, message: string}) => void>} */
     this.listeners = new Set();
     /** @type {Set<(data: any) => void>} */
@@ -143,9 +144,12 @@ export class PythonClient {
     this.interrupt = interrupt;
     worker.onmessage = (event) => this.receive(event.data);
     worker.onerror = (event) => {
-      this.setStatus("error", `Python worker failed: ${event.message || "unknown error"}`);
+      this.setStatus(
+        "error",
+        t("python.workerFailed", { detail: event.message || t("python.unknownError") }),
+      );
     };
-    this.setStatus("loading", "Loading Python…");
+    this.setStatus("loading", t("python.loading"));
     if (adopt) for (const message of early.messages.splice(0)) this.receive(message);
   }
 
@@ -156,7 +160,7 @@ export class PythonClient {
       if (job === this.current) {
         // Once Python is ready, packages load first: said only if that takes a while (dispatch).
         if (!job.running && this.status.phase !== "ready") {
-          job.onProgress?.({ state: "waiting", text: "waiting for Python to load…" });
+          job.onProgress?.({ state: "waiting", text: t("run.waitingForPython") });
         }
         continue;
       }
@@ -164,7 +168,7 @@ export class PythonClient {
       if (ahead === job) continue; // first in line: about to start
       job.onProgress?.({
         state: "waiting",
-        text: `waiting for ${describeOwner(ahead?.owner, job.owner)} to finish…`,
+        text: t("run.waitingFor", { what: describeOwner(ahead?.owner, job.owner) }),
       });
     }
   }
@@ -188,7 +192,7 @@ export class PythonClient {
   /** @param {FromWorker} msg */
   receive(msg) {
     if (msg.type === "status") {
-      this.setStatus(msg.phase, msg.message);
+      this.setStatus(msg.phase, t(msg.key, { detail: msg.detail ?? "" }));
       return;
     }
     if (msg.type === "model") {
@@ -231,7 +235,7 @@ export class PythonClient {
       onStream,
       onFigure,
       timeLimit,
-      owner: owner ?? { label: "other code" },
+      owner: owner ?? { label: t("run.otherCode") },
       onProgress,
       finished: false,
       running: false,
@@ -257,8 +261,8 @@ export class PythonClient {
     this.tellWaiting();
     job.loadingNote = setTimeout(() => {
       if (job.running || job.finished || this.status.phase !== "ready") return;
-      const what = job.message.type === "check" ? "the checks" : "the packages it imports";
-      job.onProgress?.({ state: "waiting", text: `loading ${what}…` });
+      const text = job.message.type === "check" ? t("run.loadingChecks") : t("run.loadingPackages");
+      job.onProgress?.({ state: "waiting", text });
     }, LOADING_NOTE_MS);
     this.send({ ...job.message, id: job.id });
   }
@@ -326,14 +330,15 @@ export class PythonClient {
       }
     }
     this.current = null;
-    this.setStatus("idle", "Python restarted.");
+    this.setStatus("idle", t("python.restarted"));
     this.boot();
   }
 }
 
 /** How a waiting request names the one ahead of it: "cell 2", "cell 2 of another page". */
 function describeOwner(ahead, waiter) {
-  const label = ahead?.label ?? "other code";
-  if (ahead?.page && waiter?.page && ahead.page !== waiter.page) return `${label} of another page`;
+  const label = ahead?.label ?? t("run.otherCode");
+  if (ahead?.page && waiter?.page && ahead.page !== waiter.page)
+    return t("run.ofAnotherPage", { what: label });
   return label;
 }

@@ -16,7 +16,8 @@ import { exerciseKey, flushSaves, isDone, loadEdit, markDone, savePassed } from 
 import { serverURL } from "./server.js";
 import { Submissions } from "./submit.js";
 import { onServerMerge } from "./sync.js";
-import { exerciseAnchor, pageWording, plural, rewriteMessage } from "./wording.js";
+import { exerciseAnchor, pageWording, rewriteMessage } from "./wording.js";
+import { t } from "./i18n.js";
 
 const DEFAULT_TIME_LIMIT = 60; // seconds; a block's data-timeout overrides it
 
@@ -43,7 +44,7 @@ class Exercise extends RunBox {
     const { el, file } = this;
     el.dataset.state = "idle";
     el.id = exerciseAnchor(file); // where the messages' "lesson's exercise section" links land
-    this.group(`Exercise ${file}`);
+    this.group(t("exercise.group", { file }));
 
     const header = document.createElement("div");
     header.className = "course-exercise__header";
@@ -51,14 +52,14 @@ class Exercise extends RunBox {
     name.textContent = `exercises/${file}`;
     this.badge = document.createElement("span");
     this.badge.className = "course-exercise__done";
-    this.badge.textContent = "✓ Done";
+    this.badge.textContent = t("exercise.done");
     this.badge.hidden = !isDone(file);
     header.append(name, this.badge);
 
-    this.edit = new SavedEdit(this.key, this.original, "This exercise file has changed since you edited it.");
+    this.edit = new SavedEdit(this.key, this.original, t("exercise.changed"));
     const host = this.editor({
       doc: this.edit.text,
-      label: `Python code, exercise ${file}`,
+      label: t("exercise.editorLabel", { file }),
       onRun: () => this.check(),
       onChange: (text) => this.edit.changed(text),
       cursorLine: firstLineToWrite(this.edit.text),
@@ -66,18 +67,14 @@ class Exercise extends RunBox {
     });
 
     this.controls({
-      run: button("check", "✓ Check", "Run this exercise's checks (Shift+Enter)"),
+      run: button("check", t("check.button"), t("check.title")),
       onRun: () => this.check(),
-      stopTitle: "Stop the checks",
-      resetTitle: "Put back the exercise file as given",
+      stopTitle: t("exercise.stopTitle"),
+      resetTitle: t("exercise.resetTitle"),
       verb: "checking",
     });
-    this.hintButton = button("hint", "Hint", "Show the next hint");
-    this.downloadButton = button(
-      "download",
-      "⤓ All exercises (.zip)",
-      "Download every exercise file, with your edits",
-    );
+    this.hintButton = button("hint", t("hint.button"), t("hint.title"));
+    this.downloadButton = button("download", t("download.button"), t("download.title"));
     // A site built for a course server (SUBMIT_URL): Submit, and the submissions below.
     this.submissions = serverURL()
       ? new Submissions(file, { getCode: () => getText(this.view), keep: () => this.edit.keep() })
@@ -97,7 +94,7 @@ class Exercise extends RunBox {
     this.hintList.className = "course-exercise__hints";
     this.hintList.hidden = true;
 
-    const result = this.outputArea("result", `Result of the checks of ${file}`);
+    const result = this.outputArea("result", t("exercise.resultLabel", { file }));
 
     el.append(header, host, toolbar, this.edit.notice, this.hintList, result);
     if (this.submissions) {
@@ -125,7 +122,7 @@ class Exercise extends RunBox {
   updateHintButton() {
     const n = this.hints.length;
     this.hintButton.textContent =
-      this.shown < n ? `Hint ${this.shown + 1} of ${n}` : n === 1 ? "Hint shown" : `All ${n} hints shown`;
+      this.shown < n ? t("hint.next", { n: this.shown + 1, count: n }) : t("hint.allShown", { count: n });
     this.hintButton.disabled = this.shown >= n;
   }
 
@@ -154,8 +151,8 @@ class Exercise extends RunBox {
       exercise: this.file,
       source,
       timeLimit: limit,
-      owner: { label: `the checks of ${this.file}`, page: this.ctx.page },
-      onProgress: (progress) => this.progress(progress, () => this.output.note("Checking…")),
+      owner: { label: t("exercise.owner", { file: this.file }), page: this.ctx.page },
+      onProgress: (progress) => this.progress(progress, () => this.output.note(t("exercise.checking"))),
     });
     this.job = job;
     const reply = await promise;
@@ -174,16 +171,11 @@ class Exercise extends RunBox {
       return;
     }
     if (reply.interrupted && reply.reason === "timeout") {
-      this.output.note(
-        `Stopped after ${limit} s: the checks never finished. Your code may loop forever (a while loop whose condition never turns false?) or do far more work than the exercise needs; fix it, then press ✓ Check again.`,
-        "stopped",
-      );
+      this.output.note(t("exercise.stoppedTimeout", { limit }), "stopped");
       this.setState("fail");
     } else if (reply.interrupted) {
       this.output.note(
-        reply.restarted && reply.reason === "stop"
-          ? "Stopped. Python restarted, so the page's cells will run again when needed."
-          : "Stopped.",
+        reply.restarted && reply.reason === "stop" ? t("exercise.stoppedRestarted") : t("stopped"),
         "stopped",
       );
       this.setState("idle");
@@ -197,14 +189,11 @@ class Exercise extends RunBox {
   showChecks(checks, fileError) {
     const passed = checks.filter((c) => c.passed).length;
     this.output.note(
-      `${passed} of ${plural(checks.length, "check")} passed.`,
+      t("exercise.passed", { passed, count: checks.length }),
       passed === checks.length ? "pass" : "fail",
     );
     if (fileError) {
-      this.output.note(
-        `Your file did not run, so ${checks.length === 1 ? "its one check" : `none of its ${checks.length} checks`} could run. Fix this, then press ✓ Check again:`,
-        "fail",
-      );
+      this.output.note(t("exercise.fileError", { count: checks.length }), "fail");
       const pre = document.createElement("pre");
       pre.className = "course-output__error";
       pre.append(...rewriteMessage(fileError, this.ctx.siteRoot));
@@ -218,7 +207,7 @@ class Exercise extends RunBox {
       const mark = document.createElement("span");
       mark.className = "course-checks__mark";
       mark.textContent = c.passed ? "✓" : "✗";
-      mark.setAttribute("aria-label", c.passed ? "passed" : "failed");
+      mark.setAttribute("aria-label", t(c.passed ? "exercise.checkPassed" : "exercise.checkFailed"));
       const name = document.createElement("strong");
       name.textContent = c.name;
       li.append(mark, " ", name);

@@ -18,10 +18,12 @@ import { loadSession, serverURL } from "./server.js";
 import { startSync } from "./sync.js";
 import { mountAccount } from "./account.js";
 import { mountAccess } from "./access.js";
-import { mountLanguageSwitch, withoutLanguage } from "./language.js";
+import { mountLanguageSwitch, pageLanguage, withoutLanguage } from "./language.js";
+import { setLanguage } from "./i18n.js";
 
 const here = new URL(import.meta.url); // <site>/assets/course/course.js
 const siteRoot = new URL("../../", here);
+setLanguage(pageLanguage(siteRoot)); // what the runtime says, in the page's language (i18n.js)
 
 const client = new PythonClient({
   indexURL: new URL("pyodide/", siteRoot).href,

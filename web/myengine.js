@@ -19,6 +19,7 @@
 
 import { resetNamespaces } from "./cells.js";
 import { isMyEngineOn, PASSED_EVENT, passedSources, setMyEngineOn } from "./storage.js";
+import { t } from "./i18n.js";
 
 const FIRST_DAY = 6; // the first lesson whose cells use the engine a learner wrote
 const INSTALL_LIMIT = 10; // seconds: a file whose loading takes longer never ends
@@ -34,7 +35,11 @@ const FINE_GRAINED = new Set([
   "RMSNorm",
   "GPT",
 ]);
-const OWNER = { label: "my engine" }; // a cell waiting behind it says so
+const OWNER = {
+  get label() {
+    return t("myEngine.owner");
+  },
+}; // a cell waiting behind it says so
 
 // What the worker holds now. `generation`: the client's generation it was installed in (a
 // restarted worker has the course engine again); `report`: install's answer.
@@ -74,17 +79,18 @@ function failureLine(err, restarted) {
   const message = engineError(err);
   if (message) {
     // engine.mine's message names the file; "(or in the file)" is for a notebook's files.
-    return `${message.replace(" (or in the file)", "")} My engine stays off.`;
+    return t("myEngine.failed", { message: message.replace(" (or in the file)", "") });
   }
   const stopped =
     restarted || err?.type === "KeyboardInterrupt" || /KeyboardInterrupt/.test(err?.message ?? "");
   if (stopped) {
     // The traceback of an interrupted load names the learner's file (engine.mine compiles it so).
     const file = /File "(day(\d+)_\w+\.py)"/.exec(err?.message ?? "");
-    const whose = file ? `Your day ${Number(file[2])} file (${file[1]})` : "One of your passed files";
-    return `${whose} did not finish loading within ${INSTALL_LIMIT} s (a loop that never ends?), so it was stopped. Fix it on that day's page and check it again. My engine stays off.`;
+    return file
+      ? t("myEngine.fileTooSlow", { day: Number(file[2]), file: file[1], limit: INSTALL_LIMIT })
+      : t("myEngine.someFileTooSlow", { limit: INSTALL_LIMIT });
   }
-  return `Your engine did not load (${err?.type || "Error"}). My engine stays off.`;
+  return t("myEngine.notLoaded", { error: err?.type || "Error" });
 }
 
 /** Call engine.mine's `name` in the page's Python (its parts, or the course's back). */
@@ -161,12 +167,11 @@ async function change(client, want, explorers) {
 function longRunNote(on) {
   if (!on() || !worker.report || !worker.ratio) return null;
   const times = Math.round(worker.ratio * 10) / 10;
-  const how = times >= 1.2 ? `about ${times}× as long as` : "about as long as";
   // The ratio is measured on a small MLP; a learner's softmax, attention or GPT, built one
   // small operation at a time, is slower still than the course's fused ones.
   const built = worker.report.parts?.some((row) => row.yours && FINE_GRAINED.has(row.part));
-  const more = built ? " (longer still where your own softmax, attention or GPT runs)" : "";
-  return `On your engine this is expected to take ${how} on the course engine${more}; Stop ends it.`;
+  const key = times >= 1.2 ? "myEngine.slower" : "myEngine.asSlow";
+  return t(built ? `${key}Built` : key, { times });
 }
 
 /** The page's day (its badge), or null for a page that is not a lesson. */
@@ -208,7 +213,7 @@ export function mountMyEngine(root, { client, cells, hooks }) {
     if (ready) return null;
     if (input) {
       input.disabled = true;
-      if (want) show("Loading your engine…");
+      if (want) show(t("myEngine.loading"));
     }
     busy = change(client, want, explorers).then((result) => {
       busy = null;
@@ -234,8 +239,8 @@ export function mountMyEngine(root, { client, cells, hooks }) {
     input.type = "checkbox";
     input.dataset.role = "my-engine";
     input.checked = isMyEngineOn();
-    label.append(input, " My engine");
-    label.title = "Run this page's cells on the code of the exercises you passed";
+    label.append(input, ` ${t("myEngine.switch")}`);
+    label.title = t("myEngine.switchTitle");
     parts = document.createElement("span");
     parts.className = "course-my-engine__parts";
     parts.dataset.role = "my-engine-parts";
@@ -249,9 +254,9 @@ export function mountMyEngine(root, { client, cells, hooks }) {
       const note = document.createElement("p");
       note.className = "course-my-engine__explorer";
       note.dataset.role = "my-engine-explorer";
-      note.textContent = el.matches("[data-model-explorer]")
-        ? "My engine is on for the cells; the model explorer runs on the course engine and does not see a model the cells train on yours."
-        : "My engine is on for the cells; the explorer shows the course engine.";
+      note.textContent = t(
+        el.matches("[data-model-explorer]") ? "myEngine.modelExplorerNote" : "myEngine.explorerNote",
+      );
       note.hidden = true;
       el.before(note);
       return note;
@@ -264,7 +269,7 @@ export function mountMyEngine(root, { client, cells, hooks }) {
       note.className = "course-my-engine__explorer";
       note.dataset.role = "my-engine-cell-note";
       note.dataset.part = c.el.dataset.myEnginePart ?? "";
-      note.textContent = `With My engine on, this cell ${what}, so what it prints differs from the page.`;
+      note.textContent = t("myEngine.cellNote", { what });
       note.hidden = true;
       c.el.before(note);
       notes.push(note);

@@ -6,6 +6,7 @@
 
 import { pageLanguage } from "./language.js";
 import { flushSaves } from "./storage.js";
+import { t, tParts } from "./i18n.js";
 
 const RELOADED = "derivative-to-gpt/isolation-reload";
 
@@ -45,14 +46,14 @@ function updateNotice(registration) {
   reload.type = "button";
   reload.className = "md-button course-button";
   reload.dataset.action = "update";
-  reload.textContent = "Reload to update";
+  reload.textContent = t("offline.reload");
   reload.onclick = () => {
     flushSaves();
     const waiting = registration.waiting;
     if (waiting) waiting.postMessage({ type: "skip-waiting" });
     else location.reload(); // another tab has already switched to the new version
   };
-  notice.append("A new version of the course is ready. Your saved work is kept. ", reload);
+  notice.append(...tParts("offline.newVersion", { reload }));
   document.body.append(notice);
 }
 
@@ -100,15 +101,15 @@ export function startServiceWorker(siteRoot, settled = Promise.resolve()) {
 }
 
 function describe(state) {
-  if (state.unsupported) return "This browser cannot keep the course for offline use: it needs the network.";
+  if (state.unsupported) return t("offline.unsupported");
   const mb = (state.bytes / 1e6).toFixed(1);
   if (state.cached === state.total) {
-    return `Offline: the whole course (${mb} MB) is kept in this browser, so it works without a network.`;
+    return t("offline.ready", { mb });
   }
   if (state.error) {
-    return `Only part of the course (${state.cached} of ${state.total} files) is kept for offline use; the rest is fetched on your next visit online.`;
+    return t("offline.partial", { cached: state.cached, total: state.total });
   }
-  return `Keeping the course for offline use: ${state.cached} of ${state.total} files so far…`;
+  return t("offline.keeping", { cached: state.cached, total: state.total });
 }
 
 let unsubscribeMap = null;

@@ -1,6 +1,8 @@
 // An output area: streamed text (stdout and stderr apart), figures and errors,
 // appended in the order they arrive.
 
+import { t } from "./i18n.js";
+
 export class Output {
   /** `el` becomes a labelled region that keys can reach: a long output scrolls inside it. */
   constructor(el, label) {
@@ -45,7 +47,7 @@ export class Output {
       this.append(img);
     }
     const title = /<title>([^<]*)<\/title>/.exec(svg);
-    img.alt = title ? decodeEntities(title[1]) : "Figure drawn by this cell";
+    img.alt = title ? decodeEntities(title[1]) : t("output.figure");
     const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
     img.addEventListener("load", () => URL.revokeObjectURL(url), { once: true });
     img.src = url;

@@ -4,7 +4,7 @@
 // exercise or a question changes state, or an import brings work from another browser.
 
 import { isDone, loadAnswer, questionKey } from "./storage.js";
-import { plural } from "./wording.js";
+import { t } from "./i18n.js";
 
 /** How many of a day's questions (the map's `data-questions`) were answered right. */
 function answered(el) {
@@ -26,7 +26,7 @@ export function markProgress() {
     const ok = isDone(el.dataset.exercise);
     done += ok ? 1 : 0;
     el.textContent = ok ? "✓" : "○";
-    el.title = ok ? "exercise done" : "not done yet";
+    el.title = t(ok ? "map.exerciseDone" : "map.notDone");
     el.classList.toggle("course-done--yes", ok);
     el.closest("tr")?.classList.toggle("course-map__row--done", ok);
   }
@@ -37,12 +37,19 @@ export function markProgress() {
     right += day.right;
     questions += day.total;
     el.textContent = `${day.right}/${day.total}`;
-    el.title = `${day.right} of ${plural(day.total, "question")} answered right`;
+    el.title = t("map.questionsRight", { right: day.right, count: day.total });
     el.classList.toggle("course-answers--all", day.right === day.total);
   }
   for (const el of document.querySelectorAll(".course-map__progress")) {
-    const asked = questions ? `, ${right} of ${plural(questions, "question")} answered right` : "";
-    el.textContent = `Your progress: ${done} of ${plural(Number(el.dataset.total), "exercise")} done${asked}.`;
+    const total = Number(el.dataset.total);
+    el.textContent = questions
+      ? t("map.progressQuestions", {
+          done,
+          count: total,
+          right,
+          questions: t("map.questions", { count: questions }),
+        })
+      : t("map.progress", { done, count: total });
   }
   // The primary navigation only: the page's own contents list links to headings (#...),
   // which Material rewrites to absolute addresses of the same lesson.

@@ -51,7 +51,11 @@
 
 /** @typedef {"idle" | "loading" | "ready" | "error"} Phase */
 
-/** @typedef {{type: "status", phase: Phase, message: string}} StatusMessage */
+/**
+ * Where Python stands. `key`: the page's message for it (web/locales/*.json: "python.loading",
+ * "python.ready", "python.failed" with `detail`, the error's own text), said in the page's
+ * language by the page: the worker knows no language.
+ * @typedef {{type: "status", phase: Phase, key: string, detail?: string}} StatusMessage */
 
 /**
  * The request's Python starts now (its packages are loaded): the page starts its time limit,

@@ -5,7 +5,7 @@
 // and checked again; the answer and its explanation can be opened at any time after a try.
 
 import { loadAnswer, questionKey, saveAnswer } from "./storage.js";
-import { someOf } from "./wording.js";
+import { t } from "./i18n.js";
 
 /** A number as a learner may type it: -2, −2, 0.75, 0,75, 1e-3, 3/4, 5,163 (thousands);
  *  null otherwise. The same rule as read_number in questions.py. */
@@ -68,19 +68,19 @@ class Question {
       const bad = numbers.findIndex((x) => x === null);
       this.inputs.forEach((input, i) => input.setAttribute("aria-invalid", String(numbers[i] === null)));
       if (bad >= 0) {
-        return { invalid: this.inputs[bad], message: "Type a number in each box, such as -2, 0.75 or 3/4." };
+        return { invalid: this.inputs[bad], message: t("question.typeNumber") };
       }
       const right = numbers.map((x, i) => close(x, this.inputs[i]));
       this.inputs.forEach((input, i) => input.classList.toggle("course-question--off", !right[i]));
       const count = right.filter(Boolean).length;
-      if (count === right.length) return { state: "right", message: "✓ Right." };
-      const some = right.length > 1 ? ` ${someOf(count, right.length, "right")}.` : "";
-      return { state: "wrong", message: `✗ Not yet.${some} Try again, or open the answer below.` };
+      if (count === right.length) return { state: "right", message: t("question.right") };
+      if (right.length === 1) return { state: "wrong", message: t("question.notYet") };
+      return { state: "wrong", message: t("question.notYetSome", { count, total: right.length }) };
     }
     const chosen = this.radios.find((r) => r.checked);
-    if (!chosen) return { invalid: this.radios[0], message: "Choose one of the options first." };
-    if (chosen.hasAttribute("data-right")) return { state: "right", message: "✓ Right." };
-    return { state: "wrong", message: "✗ Not this one. Try again, or open the answer below." };
+    if (!chosen) return { invalid: this.radios[0], message: t("question.chooseFirst") };
+    if (chosen.hasAttribute("data-right")) return { state: "right", message: t("question.right") };
+    return { state: "wrong", message: t("question.notThisOne") };
   }
 
   check() {

@@ -7,6 +7,7 @@ import { createEditor } from "./editor.js";
 import { Output } from "./output.js";
 import { button } from "./button.js";
 import { RunStatus } from "./runstatus.js";
+import { t } from "./i18n.js";
 
 export class RunBox {
   constructor(el, ctx) {
@@ -34,9 +35,9 @@ export class RunBox {
    *  Reset puts back the original. The run status says `verb` ("running", "checking"). */
   controls({ run, onRun, stopTitle, resetTitle, verb }) {
     this.runButton = run;
-    this.stopButton = button("stop", "■ Stop", stopTitle);
+    this.stopButton = button("stop", t("stop.button"), stopTitle);
     this.stopButton.disabled = true;
-    this.resetButton = button("reset", "↺ Reset", resetTitle);
+    this.resetButton = button("reset", t("reset.button"), resetTitle);
     this.runStatus = new RunStatus(verb);
     this.runButton.addEventListener("click", onRun);
     this.stopButton.addEventListener("click", () => this.stop());
@@ -92,7 +93,8 @@ export class RunBox {
 
   /** A run that raised: its traceback (or its type and message) in the output. */
   showError(reply) {
-    this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+    if (reply.error?.type === "MissingChecks") this.output.error(t("exercise.missingChecks"));
+    else this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
   }
 
   stop() {

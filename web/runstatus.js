@@ -2,8 +2,10 @@
 // ("waiting for cell 2 to finish…"), then, past a second, how long it has run
 // ("running… 3 s", updated each second). Empty and hidden when nothing runs.
 
+import { t } from "./i18n.js";
+
 export class RunStatus {
-  /** verb: "running" or "checking". */
+  /** verb: "running" or "checking" (the messages "run.running", "run.checking"). */
   constructor(verb = "running") {
     this.verb = verb;
     this.el = document.createElement("span");
@@ -29,7 +31,7 @@ export class RunStatus {
     const start = performance.now();
     this.timer = setInterval(() => {
       const seconds = Math.round((performance.now() - start) / 1000);
-      if (seconds >= 1) this.show(`${this.verb}… ${seconds} s`);
+      if (seconds >= 1) this.show(t(`run.${this.verb}`, { seconds }));
     }, 1000);
   }
 

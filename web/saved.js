@@ -5,6 +5,7 @@
 import { button } from "./button.js";
 import { getText, setText } from "./editor.js";
 import { forgetEdit, hashText, loadEdit, saveNow, saveSoon } from "./storage.js";
+import { t, tParts } from "./i18n.js";
 
 const UNDO_KEY = /Mac|iPhone|iPad/.test(globalThis.navigator?.platform ?? "") ? "⌘Z" : "Ctrl+Z";
 
@@ -33,9 +34,7 @@ export class SavedEdit {
     this.notice.hidden = false;
     this.notice.replaceChildren(
       `${this.changedText} `,
-      Object.assign(button("use-new", "Use the new version", "Replace your edit with the current original"), {
-        onclick: reset,
-      }),
+      Object.assign(button("use-new", t("saved.useNew"), t("saved.useNewTitle")), { onclick: reset }),
     );
   }
 
@@ -59,19 +58,19 @@ export class SavedEdit {
   reset(view) {
     const previous = getText(view);
     if (previous === this.original) {
-      this.say("This is already the original code: nothing to reset.");
+      this.say(t("saved.alreadyOriginal"));
       forgetEdit(this.key);
       this.resetShown = true;
       return;
     }
     setText(view, this.original);
     forgetEdit(this.key);
-    const undo = button("undo-reset", "Undo", "Bring back your code as it was before Reset");
+    const undo = button("undo-reset", t("saved.undo"), t("saved.undoTitle"));
     undo.onclick = () => {
       setText(view, previous); // saved like any edit (changed() hides this notice)
       view.focus();
     };
-    this.say(`Reset to the original. Undo (${UNDO_KEY}) brings your code back. `, undo);
+    this.say(...tParts("saved.resetDone", { key: UNDO_KEY, undo }));
     this.resetShown = true;
   }
 

@@ -6,6 +6,8 @@
 // is signed in, and the CSRF token every POST and PUT carries as X-CSRF-Token. A server that
 // does not answer is "unreachable": the page says so quietly and everything else keeps working.
 
+import { t } from "./i18n.js";
+
 /** The server's address (with its trailing slash) as a URL, or null for a static site. */
 export function serverURL() {
   const content = document.querySelector('meta[name="course-server"]')?.getAttribute("content");
@@ -80,15 +82,13 @@ export async function signOut() {
   return reply;
 }
 
-const UNREACHABLE = "The course server is unreachable right now.";
-
 /** One request to the server: {ok, status, data, error}. Never throws; status 0 when the
  *  server could not be reached. A POST or PUT refused for its CSRF token is sent once more
  *  with a fresh token (the session may have changed since the page loaded). `keepalive`: a
  *  request that may outlive the page (sent as it is left). */
 export async function api(method, path, body, { keepalive = false, retryCsrf = true } = {}) {
   const base = serverURL();
-  if (!base) return { ok: false, status: 0, data: null, error: "There is no course server." };
+  if (!base) return { ok: false, status: 0, data: null, error: t("server.none") };
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && session.csrf) headers["X-CSRF-Token"] = session.csrf;
@@ -103,7 +103,7 @@ export async function api(method, path, body, { keepalive = false, retryCsrf = t
       keepalive,
     });
   } catch {
-    return { ok: false, status: 0, data: null, error: UNREACHABLE };
+    return { ok: false, status: 0, data: null, error: t("server.unreachable") };
   }
   let data = null;
   try {
@@ -132,11 +132,11 @@ export async function api(method, path, body, { keepalive = false, retryCsrf = t
 }
 
 function describeStatus(status) {
-  if (status === 401) return "You are not signed in to the course server.";
-  if (status === 413) return "This is too large to send to the course server.";
-  if (status === 429) return "Too many requests: wait a moment, then try again.";
-  if (status >= 500) return `The course server failed (HTTP ${status}); try again later.`;
-  return `The course server refused this (HTTP ${status}).`;
+  if (status === 401) return t("server.notSignedIn");
+  if (status === 413) return t("server.tooLarge");
+  if (status === 429) return t("server.tooMany");
+  if (status >= 500) return t("server.failed", { status });
+  return t("server.refused", { status });
 }
 
 // Back to a tab whose server was unreachable or that was signed out (maybe signed in since,

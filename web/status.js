@@ -2,15 +2,12 @@
 // Below it, once per page, a notice when this browser does not keep the learner's work.
 
 import { onStorageProblem, probeStorage } from "./storage.js";
+import { t } from "./i18n.js";
 
 let unsubscribe = null;
 let unsubscribeStorage = null;
 
-const STORAGE_NOTICE = {
-  full: "This browser's storage for this site is full, so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises), or all your work with Export my work on the course map, to keep them.",
-  disabled:
-    "This browser does not let the site save anything (storage is turned off, as in some private windows), so your work will not be kept: edits and finished exercises last only until you reload or close this tab. Download your exercises (⤓ All exercises), or all your work with Export my work on the course map, to keep them.",
-};
+const STORAGE_NOTICE = { full: "storage.full", disabled: "storage.disabled" };
 
 export function mountStatus(root, client) {
   unsubscribe?.();
@@ -34,7 +31,7 @@ export function mountStatus(root, client) {
     notice.className = "course-storage-notice";
     notice.setAttribute("role", "alert");
     notice.dataset.storageProblem = reason;
-    notice.textContent = STORAGE_NOTICE[reason] ?? STORAGE_NOTICE.disabled;
+    notice.textContent = t(STORAGE_NOTICE[reason] ?? STORAGE_NOTICE.disabled);
     line.after(notice);
   });
   probeStorage();

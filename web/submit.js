@@ -7,6 +7,7 @@
 
 import { button } from "./button.js";
 import { api, knownSession, onSession, signInURL } from "./server.js";
+import { language, t, tParts } from "./i18n.js";
 
 const POLL_MS = 1500;
 const PENDING = new Set(["queued", "grading"]);
@@ -25,33 +26,33 @@ function feedbackText(feedback) {
 
 /** "Queued", "Grading…", "Score 3/5", "Not graded: …" */
 export function describeState(s) {
-  if (s.state === "queued") return "Queued";
-  if (s.state === "grading") return "Grading…";
-  if (s.state === "graded") return `Score ${s.score ?? 0}/${s.max_score ?? 0}`;
+  if (s.state === "queued") return t("submit.queued");
+  if (s.state === "grading") return t("submit.grading");
+  if (s.state === "graded") return t("submit.score", { score: s.score ?? 0, max: s.max_score ?? 0 });
   const why = feedbackText(s.feedback).split("\n")[0].trim();
-  return `Not graded: ${why || "the grader could not run it"}`;
+  return t("submit.notGraded", { why: why || t("submit.graderFailed") });
 }
 
-const LATE = {
-  accept: "late work is graded and marked late",
-  refuse: "late work is not accepted",
-};
+const LATE = { accept: "submit.lateAccept", refuse: "submit.lateRefuse" };
 
 /** "Due 1 Dec 2026, 23:59: late work is graded and marked late" */
 export function describeDeadline(d) {
   const late =
     d.late_policy === "penalty"
-      ? `late work is graded, marked late and loses ${d.penalty_percent} % of its score`
-      : (LATE[d.late_policy] ?? LATE.accept);
-  const passed = Date.parse(d.due_at) < Date.now() ? " (passed)" : "";
-  return `Due ${when(d.due_at)}${passed}: ${late}.`;
+      ? t("submit.latePenalty", { percent: d.penalty_percent })
+      : t(LATE[d.late_policy] ?? LATE.accept);
+  const passed = Date.parse(d.due_at) < Date.now();
+  return t(passed ? "submit.duePassed" : "submit.due", { when: when(d.due_at), late });
 }
 
 function when(iso) {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
     ? String(iso ?? "")
-    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+    : date.toLocaleString(language() === "en" ? undefined : language(), {
+        dateStyle: "medium",
+        timeStyle: "short",
+      });
 }
 
 export class Submissions {
@@ -61,16 +62,16 @@ export class Submissions {
     this.getCode = getCode;
     this.keep = keep;
     this.items = new Map(); // id -> S
-    this.button = button("submit", "⇪ Submit", "Send this code to the course server to be graded");
+    this.button = button("submit", t("submit.button"), t("submit.title"));
 
     this.el = element("section", "course-submissions");
-    this.el.setAttribute("aria-label", `Your submissions of ${file}`);
+    this.el.setAttribute("aria-label", t("submit.label", { file }));
     this.message = element("p", "course-submissions__message");
     this.message.setAttribute("role", "status");
     this.message.dataset.submitMessage = "";
     this.message.hidden = true;
     this.list = element("ol", "course-submissions__list");
-    this.list.setAttribute("aria-label", `Submissions of ${file}, newest first`);
+    this.list.setAttribute("aria-label", t("submit.listLabel", { file }));
     this.live = element("div", "course-visually-hidden");
     this.live.setAttribute("aria-live", "polite");
     this.live.dataset.submitLive = "";
@@ -98,10 +99,10 @@ export class Submissions {
     this.message.dataset.kind = kind;
     this.message.replaceChildren(text);
     if (link) {
-      const a = element("a", "", "Sign in");
+      const a = element("a", "", t("submit.signIn"));
       a.href = signInURL();
       a.dataset.action = "sign-in";
-      this.message.append(" ", a, " to submit; your code is kept in this browser.");
+      this.message.append(" ", ...tParts("submit.signInToSubmit", { link: a }));
     }
   }
 
@@ -112,26 +113,23 @@ export class Submissions {
     try {
       const session = await knownSession();
       if (session.state === "unreachable") {
-        this.say(
-          "The course server is unreachable right now; your code is kept in this browser. Try again later.",
-          { kind: "error" },
-        );
+        this.say(t("submit.unreachable"), { kind: "error" });
         return;
       }
       if (session.state !== "signed-in") {
-        this.say("You are not signed in.", { link: true, kind: "error" });
+        this.say(t("submit.notSignedIn"), { link: true, kind: "error" });
         return;
       }
-      this.say("Sending…");
+      this.say(t("submit.sending"));
       const reply = await api("POST", "api/submissions", { exercise: this.file, code });
       if (reply.ok && reply.data?.submission) {
-        this.say("Submitted. Your code is kept in this browser too.");
+        this.say(t("submit.submitted"));
         this.show(reply.data.submission);
         this.poll();
       } else if (reply.status === 401) {
-        this.say("You are not signed in (or your session ended).", { link: true, kind: "error" });
+        this.say(t("submit.sessionEnded"), { link: true, kind: "error" });
       } else {
-        this.say(`Not submitted: ${reply.error} Your code is kept in this browser.`, { kind: "error" });
+        this.say(t("submit.notSubmitted", { error: reply.error }), { kind: "error" });
       }
     } finally {
       this.button.disabled = false;
@@ -175,7 +173,7 @@ export class Submissions {
     }
     this.fill(li, s);
     if (!quiet && before?.state !== s.state) {
-      this.live.textContent = `Submission of ${this.file}: ${describeState(s)}`;
+      this.live.textContent = t("submit.live", { file: this.file, state: describeState(s) });
     }
   }
 
@@ -205,11 +203,11 @@ export class Submissions {
     time.dateTime = String(s.created_at ?? "");
     const state = element("span", "course-submission__state", describeState(s));
     const parts = [time, " · ", state];
-    if (s.late) parts.push(" ", element("span", "course-submission__late", "Late"));
+    if (s.late) parts.push(" ", element("span", "course-submission__late", t("submit.late")));
     const feedback = feedbackText(s.feedback);
     if (feedback && (s.state === "graded" || s.state === "error")) {
       const details = element("details", "course-submission__feedback");
-      details.append(element("summary", "", "Feedback"), element("pre", "", feedback));
+      details.append(element("summary", "", t("submit.feedback")), element("pre", "", feedback));
       parts.push(details);
     }
     const open = li.querySelector("details")?.open;

@@ -6,6 +6,7 @@
 // storage.js.
 
 import { COURSE, EXERCISE_FILE, VERSION, isMyEngineOn, savedWork, writeWork } from "./storage.js";
+import { t } from "./i18n.js";
 
 /** The marker of a work file; the course and the storage version are fields of their own. */
 export const FORMAT = "course-work";
@@ -18,57 +19,60 @@ const isPlain = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** {code, base, saved} as storage.js saves an edit (a cell's or an exercise file's). */
 function readEdit(v) {
-  if (!isPlain(v) || !isText(v.code)) return { problem: "its code is not text" };
-  if (v.base !== undefined && !isText(v.base)) return { problem: "its base is not text" };
-  if (!isTime(v.saved)) return { problem: "its saved time is not a time" };
+  if (!isPlain(v) || !isText(v.code)) return { problem: "transfer.problem.code" };
+  if (v.base !== undefined && !isText(v.base)) return { problem: "transfer.problem.base" };
+  if (!isTime(v.saved)) return { problem: "transfer.problem.saved" };
   return { value: { code: v.code, base: v.base, saved: v.saved } };
 }
 
 /** {state, answer, saved} as storage.js saves an answer to a check for understanding. */
 function readAnswer(v) {
-  if (!isPlain(v) || !["right", "wrong"].includes(v.state))
-    return { problem: "its state is not right or wrong" };
-  if (!Array.isArray(v.answer) || !v.answer.every(isText))
-    return { problem: "its answer is not a list of texts" };
-  if (!isTime(v.saved)) return { problem: "its saved time is not a time" };
+  if (!isPlain(v) || !["right", "wrong"].includes(v.state)) return { problem: "transfer.problem.state" };
+  if (!Array.isArray(v.answer) || !v.answer.every(isText)) return { problem: "transfer.problem.answer" };
+  if (!isTime(v.saved)) return { problem: "transfer.problem.saved" };
   return { value: { state: v.state, answer: v.answer, saved: v.saved } };
 }
 
 function readDone(v) {
-  return v === "1" ? { value: "1" } : { problem: 'it is not "1"' };
+  return v === "1" ? { value: "1" } : { problem: "transfer.problem.notOne" };
 }
 
 function readTask(v) {
-  return v === "done" ? { value: "done" } : { problem: 'it is not "done"' };
+  return v === "done" ? { value: "done" } : { problem: "transfer.problem.notDone" };
 }
 
 /** {code, saved}: the code of an exercise file that passed its checks (storage.js's savePassed). */
 function readPassed(v) {
-  if (!isPlain(v) || !isText(v.code)) return { problem: "its code is not text" };
-  if (!isTime(v.saved)) return { problem: "its saved time is not a time" };
+  if (!isPlain(v) || !isText(v.code)) return { problem: "transfer.problem.code" };
+  if (!isTime(v.saved)) return { problem: "transfer.problem.saved" };
   return { value: { code: v.code, saved: v.saved } };
 }
 
 function readSetting(v) {
-  return v === "on" ? { value: "on" } : { problem: 'it is not "on"' };
+  return v === "on" ? { value: "on" } : { problem: "transfer.problem.notOn" };
 }
 
 // The kinds of item, by their key after the course's prefix (storage.js's cellKey and the rest).
 // Marks (an exercise passed, a guided task done) are stored as plain text; the rest as JSON.
 const KINDS = [
-  { kind: "cell", what: "a cell edit", pattern: /^page\/(.+)\/cell\/(\d+)$/, read: readEdit },
-  { kind: "answer", what: "an answer", pattern: /^page\/(.+)\/question\/([^/]+)$/, read: readAnswer },
-  { kind: "done", what: "a done mark", pattern: /^exercise\/([^/]+)\/done$/, read: readDone },
-  { kind: "task", what: "a finished task", pattern: /^page\/(.+)\/task\/([^/]+)$/, read: readTask },
-  { kind: "exercise", what: "an exercise edit", pattern: /^exercise\/([^/]+)$/, read: readEdit },
+  { kind: "cell", what: "transfer.kind.cell", pattern: /^page\/(.+)\/cell\/(\d+)$/, read: readEdit },
+  {
+    kind: "answer",
+    what: "transfer.kind.answer",
+    pattern: /^page\/(.+)\/question\/([^/]+)$/,
+    read: readAnswer,
+  },
+  { kind: "done", what: "transfer.kind.done", pattern: /^exercise\/([^/]+)\/done$/, read: readDone },
+  { kind: "task", what: "transfer.kind.task", pattern: /^page\/(.+)\/task\/([^/]+)$/, read: readTask },
+  { kind: "exercise", what: "transfer.kind.exercise", pattern: /^exercise\/([^/]+)$/, read: readEdit },
   {
     kind: "passed",
-    what: "a passed exercise's code",
+    what: "transfer.kind.passed",
     // Only an exercise file's name: "my engine" runs this code.
     pattern: new RegExp(`^exercise\\/(${EXERCISE_FILE})\\/passed$`),
     read: readPassed,
   },
-  { kind: "setting", what: "a setting", pattern: /^setting\/(my-engine)$/, read: readSetting },
+  { kind: "setting", what: "transfer.kind.setting", pattern: /^setting\/(my-engine)$/, read: readSetting },
 ];
 
 // A setting is on or absent, like a mark: importing turns it on, never off.
@@ -85,8 +89,8 @@ function kindOf(key) {
 /** "Day 5" for "lessons/day05_add_mul", "Playground" for "playground". */
 function pageName(page) {
   const day = /(?:^|\/)day(\d+)_/.exec(page);
-  if (day) return `Day ${Number(day[1])}`;
-  if (page === "index") return "Home";
+  if (day) return t("transfer.day", { n: Number(day[1]) });
+  if (page === "index") return t("transfer.home");
   return page.charAt(0).toUpperCase() + page.slice(1);
 }
 
@@ -95,12 +99,12 @@ export function describeItem(key) {
   const k = kindOf(key);
   if (!k) return key;
   const [a, b] = k.parts;
-  if (k.kind === "cell") return `${pageName(a)}, cell ${Number(b) + 1}`; // counted from 1, as on the page
-  if (k.kind === "answer") return `${pageName(a)}, question “${b}”`;
-  if (k.kind === "done") return `${a} (done)`;
-  if (k.kind === "task") return `${pageName(a)}, task “${b}” (done)`;
-  if (k.kind === "passed") return `${a} (the code that passed)`;
-  if (k.kind === "setting") return "the My engine switch";
+  if (k.kind === "cell") return t("transfer.item.cell", { page: pageName(a), n: Number(b) + 1 }); // from 1, as on the page
+  if (k.kind === "answer") return t("transfer.item.answer", { page: pageName(a), id: b });
+  if (k.kind === "done") return t("transfer.item.done", { file: a });
+  if (k.kind === "task") return t("transfer.item.task", { page: pageName(a), id: b });
+  if (k.kind === "passed") return t("transfer.item.passed", { file: a });
+  if (k.kind === "setting") return t("transfer.item.setting");
   return a;
 }
 
@@ -135,15 +139,13 @@ export function countItems(items) {
   return counts;
 }
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-
 /** "12 edits, 4 exercises done, 30 answers" (and ", 2 tasks done" when there are any). */
 export function describeCounts({ edits, done, answers, tasks = 0 }) {
   return [
-    plural(edits, "edit", "edits"),
-    `${plural(done, "exercise", "exercises")} done`,
-    plural(answers, "answer", "answers"),
-    ...(tasks ? [`${plural(tasks, "task", "tasks")} done`] : []),
+    t("transfer.count.edits", { count: edits }),
+    t("transfer.count.done", { count: done }),
+    t("transfer.count.answers", { count: answers }),
+    ...(tasks ? [t("transfer.count.tasks", { count: tasks })] : []),
   ].join(", ");
 }
 
@@ -167,14 +169,11 @@ export function exportWork({ siteVersion = "", now = new Date() } = {}) {
   };
 }
 
-const CHOOSE = 'Choose the .json file that "Export my work" saved';
-const NOTHING = "nothing was imported";
-
 /** A message when a file of `bytes` is too large to be read at all; null when it may be read. */
 export function checkFileSize(bytes) {
   if (bytes <= MAX_FILE_BYTES) return null;
   const size = (bytes / MB).toFixed(1);
-  return `This file is ${size} MB, too large to be a file of your work (at most ${MAX_FILE_BYTES / MB} MB). ${CHOOSE}: ${NOTHING}.`;
+  return t("transfer.error.tooLarge", { size, max: MAX_FILE_BYTES / MB });
 }
 
 /** A file's text read whole and checked: {work: {items, siteVersion, exported}} or {error}. */
@@ -183,41 +182,35 @@ export function readWorkFile(text) {
   try {
     data = JSON.parse(text);
   } catch {
-    return { error: `This file is not a file of your work (it is not JSON). ${CHOOSE}: ${NOTHING}.` };
+    return { error: t("transfer.error.notJson") };
   }
   if (!isPlain(data) || data.format !== FORMAT) {
-    return { error: `This file is not a file of exported work. ${CHOOSE}: ${NOTHING}.` };
+    return { error: t("transfer.error.notExported") };
   }
   if (data.course !== COURSE) {
     const other = String(data.course ?? "unnamed").slice(0, 80);
-    return { error: `This file is from another course (${other}), not this one: ${NOTHING}.` };
+    return { error: t("transfer.error.otherCourse", { other }) };
   }
   const version = data.storageVersion;
   if (!Number.isInteger(version) || version < 1) {
-    return { error: `This file does not say which version of the course saved it. ${CHOOSE}: ${NOTHING}.` };
+    return { error: t("transfer.error.noVersion") };
   }
   if (version > VERSION) {
-    return {
-      error: `This file was saved by a newer version of the course than this page (its work is kept as version ${version}; this page reads version ${VERSION}). Reload the course to get its newest version, then import again: ${NOTHING}.`,
-    };
+    return { error: t("transfer.error.newer", { version, current: VERSION }) };
   }
   if (!isPlain(data.items)) {
-    return { error: `This file has no list of items. ${CHOOSE}: ${NOTHING}.` };
+    return { error: t("transfer.error.noItems") };
   }
   const items = {};
   for (const [key, raw] of Object.entries(data.items)) {
     const k = kindOf(key);
     const name = key.length > 80 ? `${key.slice(0, 80)}…` : key;
     if (!k) {
-      return {
-        error: `This file holds an item the course does not know (“${name}”); it may have been changed by hand: ${NOTHING}.`,
-      };
+      return { error: t("transfer.error.unknownItem", { name }) };
     }
     const { value, problem } = k.read(raw);
     if (problem) {
-      return {
-        error: `In this file, “${name}” is not ${k.what} the course can read (${problem}); it may have been changed by hand: ${NOTHING}.`,
-      };
+      return { error: t("transfer.error.unreadableItem", { name, what: t(k.what), problem: t(problem) }) };
     }
     items[key] = value;
   }
@@ -267,12 +260,14 @@ export function describeEngineChanges(plan, on = isMyEngineOn()) {
     .map((k) => k.parts[0]);
   const turnsOn = !on && plan.add.includes("setting/my-engine");
   if (!files.length && !turnsOn) return null;
-  const more = files.length > 5 ? ` and ${files.length - 5} more` : "";
-  const code = `this file's code that passed ${files.slice(0, 5).join(", ")}${more}`;
-  if (!on && !turnsOn) return `It brings ${code}; My engine runs it only once you turn My engine on.`;
-  const what = files.length ? code : "the code you passed";
-  const start = turnsOn ? "It turns My engine on" : "My engine is on here";
-  return `${start}: from day 6 the lesson cells run on ${what}. Import only a file you exported yourself.`;
+  const listed = files.slice(0, 5).join(", ");
+  const code =
+    files.length > 5
+      ? t("transfer.engine.codeMore", { files: listed, more: files.length - 5 })
+      : t("transfer.engine.code", { files: listed });
+  if (!on && !turnsOn) return t("transfer.engine.brings", { code });
+  const what = files.length ? code : t("transfer.engine.yourCode");
+  return t(turnsOn ? "transfer.engine.turnsOn" : "transfer.engine.isOn", { what });
 }
 
 /** The plan of importing `work` (readWorkFile's) into this browser, as planMerge says. */
@@ -295,11 +290,5 @@ export function applyImport(plan, options) {
   });
   const refused = writeWork(entries);
   if (!refused) return { written: keys.length };
-  const why =
-    refused === "full"
-      ? "This browser's storage for the course became full midway"
-      : "This browser refused to save the imported work";
-  return {
-    error: `${why}, so what was written was taken back: ${NOTHING}, and your work here is as it was.`,
-  };
+  return { error: t(refused === "full" ? "transfer.error.full" : "transfer.error.refused") };
 }

@@ -17,10 +17,9 @@ import {
   planImport,
   readWorkFile,
 } from "./transfer.js";
+import { language, t } from "./i18n.js";
 
 const LISTED = 12; // replaced items named in the preview; more are counted
-
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 function element(tag, className, text) {
   const el = document.createElement(tag);
@@ -44,19 +43,21 @@ function itemList(text, keys) {
   const li = element("li", "", text);
   const names = element("ul");
   for (const key of keys.slice(0, LISTED)) names.append(element("li", "", describeItem(key)));
-  if (keys.length > LISTED) names.append(element("li", "", `and ${keys.length - LISTED} more`));
+  if (keys.length > LISTED)
+    names.append(element("li", "", t("transfer.andMore", { count: keys.length - LISTED })));
   li.append(names);
   return li;
 }
 
 function exportedOn(work) {
   const when = new Date(work.exported);
-  const parts = [];
-  if (!Number.isNaN(when.getTime())) {
-    parts.push(`exported on ${when.toLocaleDateString(undefined, { dateStyle: "medium" })}`);
-  }
-  if (work.siteVersion) parts.push(`course version ${work.siteVersion}`);
-  return parts.length ? ` (${parts.join(", ")})` : "";
+  const lang = language() === "en" ? undefined : language(); // English: the browser's own way
+  const date = Number.isNaN(when.getTime()) ? "" : when.toLocaleDateString(lang, { dateStyle: "medium" });
+  const version = work.siteVersion;
+  if (date && version) return t("transfer.exportedOnVersion", { date, version });
+  if (date) return t("transfer.exportedOn", { date });
+  if (version) return t("transfer.exportedVersion", { version });
+  return "";
 }
 
 class Transfer {
@@ -65,29 +66,17 @@ class Transfer {
     this.version = box.dataset.courseVersion ?? "";
     box.replaceChildren();
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", "Your work");
+    box.setAttribute("aria-label", t("transfer.label"));
 
-    const intro = element(
-      "p",
-      "course-transfer__intro",
-      "To keep a copy of your work or take it to another browser, export it to one file (every edit, answer, finished exercise and finished task of the graph explorer) and import that file there.",
-    );
-    this.exportButton = button(
-      "export",
-      "⤓ Export my work",
-      "Save your edits, finished exercises and answers to one file",
-    );
-    this.importButton = button(
-      "import",
-      "⤒ Import my work",
-      "Add the work saved in such a file to this browser",
-    );
+    const intro = element("p", "course-transfer__intro", t("transfer.intro"));
+    this.exportButton = button("export", t("transfer.export"), t("transfer.exportTitle"));
+    this.importButton = button("import", t("transfer.import"), t("transfer.importTitle"));
     // The real picker, opened by the labelled button (a file input cannot be styled as one).
     this.picker = document.createElement("input");
     this.picker.type = "file";
     this.picker.accept = ".json,application/json";
     this.picker.hidden = true;
-    this.picker.setAttribute("aria-label", "Import my work: choose a file");
+    this.picker.setAttribute("aria-label", t("transfer.picker"));
     const actions = element("div", "course-transfer__actions");
     actions.append(this.exportButton, this.importButton, this.picker);
 
@@ -123,12 +112,12 @@ class Transfer {
     const now = new Date();
     const file = exportWork({ siteVersion: this.version, now });
     if (Object.keys(file.items).length === 0) {
-      this.say("There is no saved work in this browser yet: nothing to export.");
+      this.say(t("transfer.nothingSaved"));
       return;
     }
     const name = fileName(now);
     download(name, JSON.stringify(file, null, 1));
-    this.say(`Exported to ${name}: ${describeCounts(countItems(file.items))}.`);
+    this.say(t("transfer.exported", { name, counts: describeCounts(countItems(file.items)) }));
   }
 
   /** Read and check the whole file before anything is shown or written. */
@@ -141,18 +130,15 @@ class Transfer {
     try {
       text = await file.text();
     } catch {
-      return this.fail(
-        "This file could not be read. Choose it again, or export it again: nothing was imported.",
-      );
+      return this.fail(t("transfer.error.unreadable"));
     }
     const { work, error } = readWorkFile(text);
     if (error) return this.fail(error);
     const plan = planImport(work);
     const total = Object.keys(work.items).length;
-    if (total === 0) return this.say(`${file.name} holds no work: nothing to import.`);
+    if (total === 0) return this.say(t("transfer.noWork", { name: file.name }));
     if (plan.same.length === total) {
-      const are = total === 1 ? "its one item is" : `all ${total} of its items are`;
-      return this.say(`Nothing to import from ${file.name}: ${are} already here.`);
+      return this.say(t("transfer.allHere", { name: file.name, count: total }));
     }
     this.showPreview(file.name, work, plan);
   }
@@ -161,41 +147,29 @@ class Transfer {
     const title = element("p", "course-transfer__title");
     title.id = "course-transfer-title";
     title.tabIndex = -1;
-    title.append(element("strong", "", `Import from ${name}?`), exportedOn(work));
+    title.append(element("strong", "", t("transfer.title", { name })), exportedOn(work));
 
     const summary = element("ul", "course-transfer__summary");
-    summary.append(element("li", "", `${plural(plan.add.length, "new item", "new items")} to add`));
+    summary.append(element("li", "", t("transfer.toAdd", { count: plan.add.length })));
     const engine = describeEngineChanges(plan);
     if (engine) summary.append(element("li", "course-transfer__engine", engine));
     if (plan.replace.length) {
-      summary.append(
-        itemList(
-          `${plural(plan.replace.length, "item replaces", "items replace")} different work here (the file's is newer):`,
-          plan.replace,
-        ),
-      );
+      summary.append(itemList(t("transfer.replaces", { count: plan.replace.length }), plan.replace));
     }
     const keepNewer = document.createElement("input");
     keepNewer.type = "checkbox";
     if (plan.newerHere.length) {
-      const li = itemList(
-        `${plural(plan.newerHere.length, "item is", "items are")} newer here and kept:`,
-        plan.newerHere,
-      );
+      const li = itemList(t("transfer.newerHere", { count: plan.newerHere.length }), plan.newerHere);
       const label = element("label", "course-transfer__choice");
-      label.append(keepNewer, " Replace these with the file's too");
+      label.append(keepNewer, ` ${t("transfer.replaceToo")}`);
       li.append(label);
       summary.append(li);
     }
-    summary.append(element("li", "", `${plural(plan.same.length, "item is", "items are")} the same here`));
-    const rule = element(
-      "p",
-      "course-transfer__rule",
-      "Where both hold an item, the one saved last wins; work that is only here is kept, and a finished exercise stays finished.",
-    );
+    summary.append(element("li", "", t("transfer.same", { count: plan.same.length })));
+    const rule = element("p", "course-transfer__rule", t("transfer.rule"));
 
-    const confirm = button("import-confirm", "Import", "Write the items above into this browser");
-    const cancel = button("import-cancel", "Cancel", "Close this preview and change nothing");
+    const confirm = button("import-confirm", t("transfer.confirm"), t("transfer.confirmTitle"));
+    const cancel = button("import-cancel", t("transfer.cancel"), t("transfer.cancelTitle"));
     const actions = element("div", "course-transfer__actions");
     actions.append(confirm, cancel);
     const writes = () =>
@@ -224,7 +198,7 @@ class Transfer {
 
   cancel() {
     this.closePreview();
-    this.say("Import cancelled: nothing changed.");
+    this.say(t("transfer.cancelled"));
     this.importButton.focus();
   }
 
@@ -235,12 +209,9 @@ class Transfer {
     if (result.error) return this.fail(result.error);
     markProgress();
     const replaced = result.written - plan.add.length;
-    const parts = [`${plan.add.length} new`, `${replaced} replaced`];
     const kept = options.keepNewer ? plan.newerHere.length : 0;
-    if (kept) parts.push(`${kept} kept, newer here`);
-    this.say(
-      `Imported ${plural(result.written, "item", "items")} from ${name} (${parts.join(", ")}). Your progress above is up to date.`,
-    );
+    const counts = { name, count: result.written, added: plan.add.length, replaced, kept };
+    this.say(t(kept ? "transfer.importedKept" : "transfer.imported", counts));
   }
 }
 

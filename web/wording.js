@@ -4,19 +4,10 @@
 // away and a Check button under the editor, so the page says that instead. The files
 // stay as they are (the download and the command line need their wording); only what
 // the page shows is rewritten: check messages here, the editor through decorations.
-// Counts the page says ("1 of 3 is right", "1 check") agree in number through plural/someOf.
+// What the page says is in the page's language (i18n.js): counts agree in number there.
 
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, WidgetType } from "@codemirror/view";
-
-/** "1 check", "2 checks": a count with its noun agreeing (`many`: an irregular plural). */
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** "1 of 3 is right", "2 of 3 are right": the verb agrees with the count before "of". */
-export function someOf(count, total, predicate) {
-  return `${count} of ${total} ${count === 1 ? "is" : "are"} ${predicate}`;
-}
+import { t, tParts } from "./i18n.js";
 
 const LESSON_PATH = /Read docs\/lessons\/(day\d\d_[a-z0-9_]+)\.md\.?/g;
 
@@ -45,9 +36,7 @@ export function rewriteMessage(text, siteRoot) {
   for (const match of text.matchAll(LESSON_PATH)) {
     nodes.push(text.slice(last, match.index));
     nodes.push(
-      "See ",
-      lessonLink(match[1], siteRoot, "the lesson's exercise section"),
-      ", then press ✓ Check again.",
+      ...tParts("wording.seeLesson", { link: lessonLink(match[1], siteRoot, t("wording.lessonSection")) }),
     );
     last = match.index + match[0].length;
   }
@@ -72,10 +61,14 @@ class WordingWidget extends WidgetType {
     span.className = "course-wording";
     if (this.kind === "check") {
       // The file's own words stay for the command line, where they belong.
-      span.title = `In a terminal, in your copy of the course: python -m grader --exercise ${this.arg}`;
-      span.textContent = "Check your work: press ✓ Check below.";
+      span.title = t("wording.checkTitle", { file: this.arg });
+      span.textContent = t("wording.checkYourWork");
     } else {
-      span.append("Lesson: ", lessonLink(this.arg, this.siteRoot, "the lesson's exercise section"));
+      span.append(
+        ...tParts("wording.lesson", {
+          link: lessonLink(this.arg, this.siteRoot, t("wording.lessonSection")),
+        }),
+      );
     }
     return span;
   }

@@ -113,7 +113,7 @@ function emit(kind, text, key) {
 
 /** @param {import("./protocol.js").InitMessage} message */
 async function boot({ indexURL, interruptBuffer }) {
-  post({ type: "status", phase: "loading", message: "Loading Python…" });
+  post({ type: "status", phase: "loading", key: "python.loading" });
   const { loadPyodide } = await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`);
   pyodide = await loadPyodide({ indexURL, packages: [] });
   pyodide.setStdout(streamHandler("stdout"));
@@ -127,7 +127,7 @@ async function boot({ indexURL, interruptBuffer }) {
   pyodide.runPython("import sys; sys.path.insert(0, '/course')");
   cellrun = pyodide.pyimport("course_cellrun");
   cellrun.set_emitter(emit);
-  post({ type: "status", phase: "ready", message: "Python is ready." });
+  post({ type: "status", phase: "ready", key: "python.ready" });
 }
 
 /** A new request: its output starts empty, and a Stop meant for an earlier one is dropped.
@@ -211,7 +211,7 @@ async function handleCheck({ id, exercise, source }) {
       ok: false,
       error: {
         type: "MissingChecks",
-        message: "This site was built without the exercise checks.",
+        message: "This site was built without the exercise checks.", // the page says it (exercises.js)
         traceback: "",
       },
     });
@@ -240,7 +240,8 @@ async function handle(msg) {
       post({
         type: "status",
         phase: "error",
-        message: `Python could not start: ${err?.message || err}`,
+        key: "python.failed",
+        detail: String(err?.message || err),
       });
       throw err;
     });

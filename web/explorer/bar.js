@@ -3,6 +3,7 @@
 
 import presets from "../../explorer/presets.json";
 import { el } from "./dom.js";
+import { t } from "../i18n.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
 // (explorer.PRESETS); esbuild inlines it into the bundle.
@@ -27,16 +28,16 @@ export class ExpressionBar {
     });
     this.preset = el(
       "select",
-      { "data-role": "preset", "aria-label": "Pick an example expression" },
-      el("option", { value: "", text: "Examples…" }),
+      { "data-role": "preset", "aria-label": t("explorer.presetLabel") },
+      el("option", { value: "", text: t("explorer.examples") }),
       ...PRESETS.map((p) => el("option", { value: p, text: p })),
     );
     this.form = el(
       "form",
       { class: "gx-bar" },
-      el("label", { for: id("expr"), text: "Expression" }),
+      el("label", { for: id("expr"), text: t("explorer.expression") }),
       this.input,
-      el("button", { type: "submit", class: "md-button gx-button", text: "Build" }),
+      el("button", { type: "submit", class: "md-button gx-button", text: t("explorer.build") }),
       this.preset,
     );
     this.form.addEventListener("submit", (event) => {

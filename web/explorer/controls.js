@@ -3,6 +3,7 @@
 // expanded). They only report presses; explorer.js keeps the timeline.
 
 import { el } from "./dom.js";
+import { t } from "../i18n.js";
 
 export class TimelineControls {
   /** @param on  {forward, backward, prev, next, play, finish, scrub(step)} callbacks */
@@ -10,12 +11,12 @@ export class TimelineControls {
     const button = (action, text, title) =>
       el("button", { type: "button", class: "md-button gx-button", "data-action": action, title, text });
     this.buttons = {
-      forward: button("forward", "▶ Forward", "Play the forward pass from the inputs"),
-      backward: button("backward", "◀ Backward", "Play the backward pass from the output"),
-      prev: button("prev", "« Back", "One step back (←)"),
-      play: button("play", "Play", "Play or pause (space)"),
-      next: button("next", "Step »", "One step forward (→)"),
-      finish: button("finish", "All gradients", "Finish the backward pass: reveal every gradient"),
+      forward: button("forward", t("explorer.forward"), t("explorer.forwardTitle")),
+      backward: button("backward", t("explorer.backward"), t("explorer.backwardTitle")),
+      prev: button("prev", t("explorer.prev"), t("explorer.prevTitle")),
+      play: button("play", t("explorer.play"), t("explorer.playTitle")),
+      next: button("next", t("explorer.next"), t("explorer.nextTitle")),
+      finish: button("finish", t("explorer.finish"), t("explorer.finishTitle")),
     };
     this.scrub = el("input", {
       type: "range",
@@ -24,7 +25,7 @@ export class TimelineControls {
       max: "0",
       step: "1",
       value: "0",
-      "aria-label": "Step of the timeline",
+      "aria-label": t("explorer.scrubLabel"),
     });
     this.scrub.addEventListener("input", () => on.scrub(Number(this.scrub.value)));
     for (const action of ["forward", "backward", "prev", "next", "play", "finish"]) {
@@ -33,7 +34,7 @@ export class TimelineControls {
     this.playing(false);
     this.element = el(
       "div",
-      { class: "gx-controls", role: "group", "aria-label": "Timeline" },
+      { class: "gx-controls", role: "group", "aria-label": t("explorer.timeline") },
       this.buttons.forward,
       this.buttons.backward,
       this.buttons.prev,
@@ -54,7 +55,7 @@ export class TimelineControls {
   show(mode, step, count) {
     this.scrub.max = String(count);
     this.scrub.value = String(step);
-    this.scrub.setAttribute("aria-valuetext", `${mode} step ${step} of ${count}`);
+    this.scrub.setAttribute("aria-valuetext", t(`explorer.step.${mode}`, { step, count }));
     this.buttons.forward.setAttribute("aria-pressed", String(mode === "forward"));
     this.buttons.backward.setAttribute("aria-pressed", String(mode === "backward"));
   }
@@ -77,8 +78,8 @@ export function toggleBoxes(toggles, onToggle) {
   return el(
     "div",
     { class: "gx-toggles" },
-    toggle("locals", "Local derivatives"),
-    toggle("final", "Final gradients"),
-    toggle("expand", "Expand derived ops (− and ÷)"),
+    toggle("locals", t("explorer.toggleLocals")),
+    toggle("final", t("explorer.toggleFinal")),
+    toggle("expand", t("explorer.toggleExpand")),
   );
 }

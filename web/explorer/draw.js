@@ -3,6 +3,7 @@
 // on each arrow that has sent its gradient back) and the pulses of the arrows it is on.
 
 import { chainFormula, num, opName, opSymbol } from "./format.js";
+import { t } from "../i18n.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const LABEL_CHARS = 17; // what fits on a card; longer labels get an ellipsis and a tooltip
@@ -74,7 +75,7 @@ export function drawGraph(view, snap, geometry, options) {
     class: "gx-svg",
     viewBox: `0 0 ${geometry.width} ${geometry.height}`,
     role: "img",
-    "aria-label": `Computation graph of ${options.expression}: ${view.nodes.length} nodes. The table below lists them.`,
+    "aria-label": t("explorer.graphAria", { expression: options.expression, count: view.nodes.length }),
   });
   root.append(arrowDefs(options.arrow));
   for (const group of view.groups) root.append(drawGroup(view, group, geometry));
@@ -96,7 +97,11 @@ function drawGroup(view, group, g) {
   const hull = svg("g", { class: "gx-group", "data-group": group.id });
   hull.append(
     svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 10 }),
-    svg("text", { x: x0 + 8, y: y0 + 14 }, `${group.label}: derived ${group.op === "neg" ? "−x" : group.op}`),
+    svg(
+      "text",
+      { x: x0 + 8, y: y0 + 14 },
+      t("explorer.derivedGroup", { label: group.label, op: group.op === "neg" ? "−x" : group.op }),
+    ),
   );
   return hull;
 }
@@ -116,7 +121,7 @@ function drawEdge(e, target, snap, geometry, { arrow, locals, animate, backward 
   group.append(svg("path", { d, "marker-end": `url(#${arrow})` }));
   let label = "";
   if (sent) label = chainFormula(e, target.grad);
-  else if (locals) label = `local ${num(e.local_grad)}`;
+  else if (locals) label = t("explorer.local", { value: num(e.local_grad) });
   if (label) {
     const a = points[points.length - 2];
     const b = points[points.length - 1];
@@ -150,21 +155,38 @@ function drawNode(n, snap, geometry) {
   node.setAttribute("data-kind", n.kind);
   node.setAttribute("data-value", valued ? String(n.data) : "");
   node.setAttribute("data-grad", reached ? String(n.grad) : "");
-  const title = `${n.label}: ${opName(n)}, value ${valued ? num(n.data) : "not computed yet"}, grad ${reached ? num(n.grad) : "not reached yet"}`;
+  const title = t("explorer.nodeTitle", {
+    label: n.label,
+    op: opName(n),
+    value: valued ? num(n.data) : t("explorer.notComputed"),
+    grad: reached ? num(n.grad) : t("explorer.notReached"),
+  });
   node.append(svg("title", {}, title));
   node.append(svg("rect", { width: box.w, height: box.h, rx: 8, class: "gx-card" }));
   const shortLabel = n.label.length > LABEL_CHARS ? `${n.label.slice(0, LABEL_CHARS - 1)}…` : n.label;
   node.append(svg("text", { x: 10, y: 19, class: "gx-label" }, shortLabel));
   node.append(svg("text", { x: box.w - 10, y: 19, "text-anchor": "end", class: "gx-op" }, opSymbol(n)));
   const tag = n.derived
-    ? "derived"
+    ? t("explorer.tag.derived")
     : n.op === "**"
-      ? "const exponent"
+      ? t("explorer.tag.exponent")
       : n.kind === "constant"
-        ? "constant"
+        ? t("explorer.tag.constant")
         : "";
   if (tag) node.append(svg("text", { x: box.w - 10, y: 34, "text-anchor": "end", class: "gx-tag" }, tag));
-  node.append(svg("text", { x: 10, y: 47, class: "gx-value" }, `value ${valued ? num(n.data) : "--"}`));
-  node.append(svg("text", { x: 10, y: 65, class: "gx-grad" }, `grad ${reached ? num(n.grad) : "--"}`));
+  node.append(
+    svg(
+      "text",
+      { x: 10, y: 47, class: "gx-value" },
+      t("explorer.value", { value: valued ? num(n.data) : "--" }),
+    ),
+  );
+  node.append(
+    svg(
+      "text",
+      { x: 10, y: 65, class: "gx-grad" },
+      t("explorer.grad", { value: reached ? num(n.grad) : "--" }),
+    ),
+  );
   return node;
 }

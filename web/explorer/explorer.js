@@ -26,6 +26,7 @@ import { graphTables } from "./table.js";
 import { snapshot, stepCount } from "./timeline.js";
 import { View3d } from "./view3d.js";
 import { Viewport } from "./viewport.js";
+import { t } from "../i18n.js";
 
 export { PRESETS };
 const STEP_MS = 1000;
@@ -100,7 +101,7 @@ export class Explorer {
       expression,
       () => this.request({ rebuild: true }),
     );
-    this.status = el("p", { class: "gx-status", "data-role": "status", text: "Starting Python…" });
+    this.status = el("p", { class: "gx-status", "data-role": "status", text: t("explorer.starting") });
     this.sliders = new Sliders((name, x) => {
       this.values[name] = x;
       this.request();
@@ -128,7 +129,7 @@ export class Explorer {
       class: "gx-canvas",
       tabindex: "0",
       role: "group",
-      "aria-label": "Graph. Keys: → step, ← back, space play or pause, Home start, End finish",
+      "aria-label": t("explorer.graphLabel"),
     });
     this.viewport = new Viewport(this.canvas); // first, so its Shift+arrows win
     this.canvas.addEventListener("keydown", (event) => this.key(event));
@@ -136,7 +137,7 @@ export class Explorer {
     const details = el(
       "details",
       { class: "gx-details" },
-      el("summary", { text: "Table of nodes and arrows (text alternative)" }),
+      el("summary", { text: t("explorer.tableSummary") }),
       this.table,
     );
     this.root.append(
@@ -171,12 +172,10 @@ export class Explorer {
       this.status.textContent = status.message;
       this.root.dataset.state = "error";
     } else if (status.phase !== "ready") {
-      const waiting = status.message || "Starting Python…";
+      const waiting = status.message || t("explorer.starting");
       // The drawn graph and its timeline work already; only the sliders wait.
       this.status.textContent =
-        this.root.dataset.state === "preview"
-          ? `${waiting} The sliders and new expressions work once it is ready.`
-          : waiting;
+        this.root.dataset.state === "preview" ? t("explorer.previewWaiting", { waiting }) : waiting;
     }
   }
 
@@ -243,7 +242,7 @@ export class Explorer {
     } catch (err) {
       result = {
         ok: false,
-        error: { message: `Python failed: ${err.message || err}`, start: 0, end: 0 },
+        error: { message: t("explorer.pythonFailed", { error: err.message || err }), start: 0, end: 0 },
         failed: true,
       };
     }

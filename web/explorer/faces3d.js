@@ -3,6 +3,7 @@
 // only paints them, so that chunk shares no code with the page's bundle.
 
 import { chainFormula, num, opSymbol } from "./format.js";
+import { t } from "../i18n.js";
 
 const LABEL_CHARS = 17; // as on the 2-D card
 
@@ -11,16 +12,16 @@ export function cardFace(node, snap) {
   const valued = snap.valued.has(node.id);
   const reached = snap.reached.has(node.id);
   let tag = "";
-  if (node.derived) tag = "derived";
-  else if (node.op === "**") tag = "const exponent";
-  else if (node.kind === "constant") tag = "constant";
+  if (node.derived) tag = t("explorer.tag.derived");
+  else if (node.op === "**") tag = t("explorer.tag.exponent");
+  else if (node.kind === "constant") tag = t("explorer.tag.constant");
   const label = node.label.length > LABEL_CHARS ? `${node.label.slice(0, LABEL_CHARS - 1)}…` : node.label;
   return {
     label,
     op: opSymbol(node),
     tag,
-    value: `value ${valued ? num(node.data) : "--"}`,
-    grad: `grad ${reached ? num(node.grad) : "--"}`,
+    value: t("explorer.value", { value: valued ? num(node.data) : "--" }),
+    grad: t("explorer.grad", { value: reached ? num(node.grad) : "--" }),
     kind: node.kind,
     derived: Boolean(node.derived),
     valued,
@@ -37,7 +38,7 @@ export function arrowFace(edge, target, snap, showLocals) {
   const sent = snap.sent.has(edge.id);
   let words = "";
   if (sent) words = chainFormula(edge, target.grad);
-  else if (showLocals) words = `local ${num(edge.local_grad)}`;
+  else if (showLocals) words = t("explorer.local", { value: num(edge.local_grad) });
   return { words, sent, active: snap.activeEdges.has(edge.id) };
 }
 

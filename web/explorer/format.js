@@ -1,5 +1,7 @@
 // How numbers and operations read on the explorer's cards, arrows and table.
 
+import { t } from "../i18n.js";
+
 /** A short, exact-looking number: 4 significant digits, no trailing zeros, a real minus. */
 export function num(x) {
   if (x === null || x === undefined || Number.isNaN(x)) return "--";
@@ -59,15 +61,15 @@ export function opSymbol(node) {
 /** A spoken name of an operation, for the table and screen readers. */
 export function opName(node) {
   const names = {
-    "+": "add",
-    "*": "multiply",
-    "-": "subtract (derived: a + b·−1)",
-    "/": "divide (derived: a·b⁻¹)",
-    neg: "negate (derived: a·−1)",
-    "**": `power ${node.exponent} (constant exponent)`,
-    "": node.kind === "constant" ? "constant" : "variable",
+    "+": "explorer.op.add",
+    "*": "explorer.op.multiply",
+    "-": "explorer.op.subtract",
+    "/": "explorer.op.divide",
+    neg: "explorer.op.negate",
+    "**": "explorer.op.power",
+    "": node.kind === "constant" ? "explorer.op.constant" : "explorer.op.variable",
   };
-  return names[node.op] ?? node.op;
+  return node.op in names ? t(names[node.op], { exponent: node.exponent }) : node.op;
 }
 
 /** The forward computation of a node from its inputs, e.g. "2 + −3 = −1". */

@@ -2,9 +2,15 @@
 
 import { mountExplorers } from "./explorer.js";
 import { mountTasks } from "./tasks.js";
+import { t } from "../i18n.js";
 
 let python = null; // the explorers' handle on their Python code in the worker
-const OWNER = { label: "the graph explorer" }; // what a cell queued behind it says it waits for
+// what a cell queued behind it says it waits for
+const OWNER = {
+  get label() {
+    return t("explorer.owner");
+  },
+};
 
 /** Called by the runtime on every page (and after each instant navigation); `page` keys
  *  the guided tasks' progress. The tasks of a page work with its first explorer. */

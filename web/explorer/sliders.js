@@ -6,6 +6,7 @@
 import { el } from "./dom.js";
 import { num } from "./format.js";
 import { NARROW } from "./viewport.js";
+import { t } from "../i18n.js";
 
 const RANGE = { min: -10, max: 10 };
 const STEPS = [0.1, 0.05, 0.01, 0.005, 0.001];
@@ -32,7 +33,11 @@ export class Sliders {
   /** @param onInput  (name, value) after the reader moves a slider */
   constructor(onInput) {
     this.onInput = onInput;
-    this.element = el("fieldset", { class: "gx-vars", hidden: true }, el("legend", { text: "Variables" }));
+    this.element = el(
+      "fieldset",
+      { class: "gx-vars", hidden: true },
+      el("legend", { text: t("explorer.variables") }),
+    );
   }
 
   /** One slider per variable ({name, value}); none shows no box at all. */
@@ -45,7 +50,7 @@ export class Sliders {
         "data-var": name,
         ...sliderRange(value),
         value: String(value),
-        "aria-label": `Value of ${name}`,
+        "aria-label": t("explorer.valueOf", { name }),
       });
       const shown = el("output", { text: num(value) });
       const update = () => {

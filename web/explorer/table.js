@@ -3,6 +3,7 @@
 
 import { el } from "./dom.js";
 import { chainFormula, num, opName } from "./format.js";
+import { t } from "../i18n.js";
 
 const head = (...names) =>
   el("thead", {}, el("tr", {}, ...names.map((h) => el("th", { scope: "col", text: h }))));
@@ -13,7 +14,7 @@ export function graphTables(view, snap, expression) {
   const nodes = el(
     "table",
     {},
-    el("caption", { text: `Nodes of ${expression}, inputs first` }),
+    el("caption", { text: t("explorer.nodesCaption", { expression }) }),
     head("Node", "Operation", "Value", "Grad"),
     el(
       "tbody",
@@ -34,9 +35,14 @@ export function graphTables(view, snap, expression) {
     "table",
     {},
     el("caption", {
-      text: "Arrows: input → result, with the chain rule once the gradient has flowed back",
+      text: t("explorer.arrowsCaption"),
     }),
-    head("Input", "Result", "Local derivative", "Incoming grad × local = contribution"),
+    head(
+      t("explorer.col.input"),
+      t("explorer.col.result"),
+      t("explorer.col.local"),
+      t("explorer.col.contribution"),
+    ),
     el(
       "tbody",
       {},

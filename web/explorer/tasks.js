@@ -10,6 +10,7 @@ import { isTaskDone, markTaskDone, taskKey } from "../storage.js";
 import presets from "../../explorer/presets.json";
 import { el, reducedMotion } from "./dom.js";
 import { num } from "./format.js";
+import { t } from "../i18n.js";
 
 /** Equal to within a millionth of the larger of 1 and |want|: 0.3 passes for 0.1 + 0.2. */
 export function close(x, want) {
@@ -23,14 +24,14 @@ const showNames = (values) =>
     .map(([k, v]) => `${k} = ${num(v)}`)
     .join(", ");
 const listed = (items) =>
-  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  items.length < 2
+    ? items.join("")
+    : t("tasks.listAnd", { items: items.slice(0, -1).join(", "), last: items.at(-1) });
 /** A variable's name as typed (`a`, ` w1 `), or null if it is not one. */
 export function readName(text) {
-  const t = text.trim();
-  return /^[A-Za-z]\d*$/.test(t) ? t : null;
+  const name = text.trim();
+  return /^[A-Za-z]\d*$/.test(name) ? name : null;
 }
-
-const SHOW_BACKWARD = "show the backward pass (◀ Backward to the end, or All gradients)";
 
 // -- the four tasks -----------------------------------------------------------------------
 // Each: `expression` as the explorer writes it (spacing removed), `load` (what its Load
@@ -48,28 +49,25 @@ const predict = {
     { name: "c", label: "∂out/∂c" },
   ],
   now(state) {
-    if (state?.expression !== this.expression) return "Load (a + b) * c into the explorer first.";
-    return `In the explorer now: ${showNames(state.values)}.`;
+    if (state?.expression !== this.expression) return t("tasks.predict.loadFirst");
+    return t("tasks.now", { what: showNames(state.values) });
   },
   check(state, numbers, tries) {
     if (state?.expression !== this.expression) {
-      return { message: "The explorer is not showing (a + b) * c: press Load first." };
+      return { message: t("tasks.predict.notShowing") };
     }
     const off = this.answers.filter((a, i) => !close(numbers[i], grad(state, a.name)));
     if (off.length === 0) {
       const got = this.answers.map((a) => `${a.label} = ${num(grad(state, a.name))}`);
       return {
         done: true,
-        message: `✓ Done: all three right (${got.join(", ")}). Now press ◀ Backward and watch them arrive along the arrows.`,
+        message: t("tasks.predict.done", { got: got.join(", ") }),
       };
     }
-    const which = `✗ ${listed(off.map((a) => a.label))} ${off.length > 1 ? "are" : "is"} off.`;
-    return { message: `${which} ${predictHint(off, tries)}` };
+    const which = listed(off.map((a) => a.label));
+    return { message: t("tasks.predict.off", { count: off.length, which, hint: predictHint(off, tries) }) };
   },
 };
-
-const STILL_STUCK =
-  "Still stuck? Press ◀ Backward and read each arrow: incoming grad × local derivative = contribution.";
 
 /**
  * A hint about the gradients the learner got wrong, and only those: ∂out/∂a and ∂out/∂b
@@ -77,7 +75,7 @@ const STILL_STUCK =
  * The second try's hint says more than the first's; neither gives the number.
  */
 export function predictHint(off, tries) {
-  if (tries > 2) return STILL_STUCK;
+  if (tries > 2) return t("tasks.predict.stillStuck");
   const k = tries - 1;
   const chained = off.map((a) => a.name).filter((name) => name !== "c");
   const hints = [];
@@ -85,19 +83,17 @@ export function predictHint(off, tries) {
     const both = chained.length === 2;
     const x = chained[0];
     hints.push(
-      [
-        `Name the middle node s = a + b, so out = s · c. The chain rule: ∂out/∂${x} = ∂out/∂s · ∂s/∂${x}${both ? ", and the same for b" : ""}.`,
-        `In the product s · c, the derivative with respect to s is the other factor, c; in the sum a + b, the derivative with respect to ${both ? "either term" : x} is 1.`,
-      ][k],
+      t(
+        [
+          both ? "tasks.predict.chainBoth1" : "tasks.predict.chain1",
+          both ? "tasks.predict.chainBoth2" : "tasks.predict.chain2",
+        ][k],
+        { x },
+      ),
     );
   }
   if (off.some((a) => a.name === "c")) {
-    hints.push(
-      [
-        "c is a factor of out = (a + b) · c itself: ∂out/∂c needs no chain rule, only the derivative of a product with respect to one of its factors.",
-        "In the product (a + b) · c, the derivative with respect to c is the other factor, a + b: read its value on the graph.",
-      ][k],
-    );
+    hints.push(t(["tasks.predict.factor1", "tasks.predict.factor2"][k]));
   }
   return hints.join(" ");
 }
@@ -106,8 +102,8 @@ const deadRelu = {
   expression: "relu(a*b)",
   load: { text: "relu(a * b)", values: { a: 2, b: 3 }, scroll: true },
   now(state) {
-    if (state?.expression !== this.expression) return "Load relu(a * b) into the explorer first.";
-    return `In the explorer now: ${showNames(state.values)}, so a·b = ${num(value(state, "a*b"))}.`;
+    if (state?.expression !== this.expression) return t("tasks.relu.loadFirst");
+    return t("tasks.relu.now", { what: showNames(state.values), product: num(value(state, "a*b")) });
   },
   watch(state) {
     if (state?.expression !== this.expression || !state.gradsShown) return null;
@@ -115,18 +111,10 @@ const deadRelu = {
     const upstream = state.nodes.filter((n) => n !== state.output);
     const grads = upstream.map((n) => `${n.label}.grad = ${num(n.grad)}`).join(", ");
     if (product <= 0 && upstream.every((n) => n.grad === 0)) {
-      const why =
-        product === 0
-          ? "at exactly 0 the engine takes relu's slope as 0"
-          : "relu gives 0 there and its slope is 0";
-      return {
-        done: true,
-        message: `✓ Done: a·b = ${num(product)}, ${why}, so ${grads}. This relu is dead: nothing before it can learn from this example.`,
-      };
+      const key = product === 0 ? "tasks.relu.doneZero" : "tasks.relu.doneNegative";
+      return { done: true, message: t(key, { product: num(product), grads }) };
     }
-    return {
-      message: `Still alive: a·b = ${num(product)} > 0, so relu passes the gradient back (${grads}). Drag a or b until a·b ≤ 0.`,
-    };
+    return { message: t("tasks.relu.alive", { product: num(product), grads }) };
   },
 };
 
@@ -135,19 +123,16 @@ const twoPaths = {
   load: { text: "a * a", values: { a: 3 }, scroll: true },
   answers: [{ name: "a", label: "a.grad" }],
   now(state) {
-    if (state?.expression !== this.expression) return "Load a * a into the explorer first.";
-    return `In the explorer now: a = ${num(state.values.a)}.`;
+    if (state?.expression !== this.expression) return t("tasks.paths.loadFirst");
+    return t("tasks.now", { what: `a = ${num(state.values.a)}` });
   },
   check(state, numbers, tries) {
     if (state?.expression !== this.expression) {
-      return { message: "The explorer is not showing a * a: press Load first." };
+      return { message: t("tasks.paths.notShowing") };
     }
     if (!close(numbers[0], grad(state, "a"))) {
-      const hints = [
-        "✗ Not yet. Each arrow from a into the product carries back incoming grad × local derivative; what is the local derivative of a · a along one arrow, holding the other factor fixed?",
-        "✗ Not yet. One arrow alone brings back the other factor, a. There are two arrows: a's grad is what they bring together.",
-      ];
-      return { message: hints[Math.min(tries, hints.length) - 1] };
+      const hints = ["tasks.paths.notYet1", "tasks.paths.notYet2"];
+      return { message: t(hints[Math.min(tries, hints.length) - 1]) };
     }
     return this.confirm(state, numbers[0]);
   },
@@ -156,19 +141,19 @@ const twoPaths = {
     if (!state.gradsShown) {
       return {
         predicted,
-        message: `Your prediction holds. Now ${SHOW_BACKWARD} and watch both arrows bring back their share.`,
+        message: t("tasks.paths.holds", { show: t("tasks.showBackward") }),
       };
     }
     const a = state.values.a;
     return {
       done: true,
-      message: `✓ Done: a.grad = ${num(grad(state, "a"))} = ${num(a)} + ${num(a)}, one share along each arrow: 2a, the sum of both paths.`,
+      message: t("tasks.paths.done", { grad: num(grad(state, "a")), a: num(a) }),
     };
   },
   watch(state, task) {
     if (task.predicted === null || state?.expression !== this.expression) return null;
     if (!close(task.predicted, grad(state, "a"))) {
-      return { predicted: null, message: `a is now ${num(state.values.a)}: predict a.grad again and Check.` };
+      return { predicted: null, message: t("tasks.paths.again", { a: num(state.values.a) }) };
     }
     return state.gradsShown ? this.confirm(state, task.predicted) : null;
   },
@@ -178,50 +163,76 @@ const twoPaths = {
 const EXAMPLES = new Set(presets.map((text) => text.replace(/\s+/g, "")));
 
 const downhill = {
-  answers: [{ name: "variable", label: "Variable with a negative grad", kind: "name" }],
+  answers: [
+    {
+      name: "variable",
+      get label() {
+        return t("tasks.downhill.answer");
+      },
+      kind: "name",
+    },
+  ],
   now(state) {
-    if (!state) return "Build an expression in the explorer.";
-    return `In the explorer now: ${state.expression}${state.gradsShown ? ", gradients shown" : ""}.`;
+    if (!state) return t("tasks.downhill.build");
+    return t(state.gradsShown ? "tasks.downhill.nowShown" : "tasks.now", { what: state.expression });
   },
   // On Check, not on every change: the examples and the other tasks' graphs have negative
   // grads at their start values, and finding one on purpose is the task.
   check(state, [name]) {
-    if (!state) return { message: "Build an expression in the explorer first." };
+    if (!state) return { message: t("tasks.downhill.buildFirst") };
     if (EXAMPLES.has(state.expression)) {
       return {
-        message: `${state.expression} is one of the explorer's examples: type an expression of your own.`,
+        message: t("tasks.downhill.example", { expression: state.expression }),
       };
     }
-    if (!state.gradsShown) return { message: `Now ${SHOW_BACKWARD}, then Check.` };
+    if (!state.gradsShown) return { message: t("tasks.downhill.show", { show: t("tasks.showBackward") }) };
     const vars = state.nodes
       .filter((n) => n.kind === "variable")
       .sort((m, n) => m.label.localeCompare(n.label));
     if (vars.length === 0) {
-      return { message: `${state.expression} has no variable to raise: use letters, such as a * b.` };
+      return { message: t("tasks.downhill.noVariable", { expression: state.expression }) };
     }
     if (!vars.some((n) => n.grad < 0)) {
       return {
-        message: `In ${state.expression} every variable's grad is ≥ 0 (${vars.map((n) => `${n.label}.grad = ${num(n.grad)}`).join(", ")}): raising a variable does not lower the output. Try other values (a negative one, perhaps) or another expression.`,
+        message: t("tasks.downhill.noneNegative", {
+          expression: state.expression,
+          grads: vars.map((n) => `${n.label}.grad = ${num(n.grad)}`).join(", "),
+        }),
       };
     }
     const v = vars.find((n) => n.label === name);
     if (!v) {
       return {
-        message: `${name} is not a variable of ${state.expression}: type one of ${listed(vars.map((n) => n.label))}.`,
+        message: t("tasks.downhill.notVariable", {
+          name,
+          expression: state.expression,
+          list: listed(vars.map((n) => n.label)),
+        }),
       };
     }
     if (!(v.grad < 0)) {
       return {
-        message: `✗ ${v.label}.grad = ${num(v.grad)}: raising ${v.label} does not lower the output. Which variable's grad is negative? Type it and Check.`,
+        message: t("tasks.downhill.wrong", { label: v.label, grad: num(v.grad) }),
       };
     }
     const out = state.output;
     const size = Math.abs(v.grad);
-    const times = close(size, 1) ? "as much" : `${num(size)} times as much`;
+    const times = close(size, 1)
+      ? t("tasks.downhill.asMuch")
+      : t("tasks.downhill.timesAsMuch", { times: num(size) });
     const h = 0.01;
     return {
       done: true,
-      message: `✓ Done: in ${state.expression}, ${v.label}.grad = ${num(v.grad)}. Raising ${v.label} by a little lowers the output by about ${times}: ${v.label} from ${num(v.value)} to ${num(v.value + h)} takes the output from ${num(out.value)} to about ${num(out.value + v.grad * h)}.`,
+      message: t("tasks.downhill.done", {
+        expression: state.expression,
+        label: v.label,
+        grad: num(v.grad),
+        times,
+        from: num(v.value),
+        to: num(v.value + h),
+        out: num(out.value),
+        outTo: num(out.value + v.grad * h),
+      }),
     };
   },
 };
@@ -245,7 +256,7 @@ class Task {
     this.uid = ++mounted;
     this.build();
     this.setState(this.done ? "done" : "open");
-    if (this.done) this.say("✓ Done on an earlier visit. Try it again if you like.", true);
+    if (this.done) this.say(t("tasks.doneEarlier"), true);
     explorer.onChange((state) => this.changed(state));
   }
 
@@ -276,14 +287,19 @@ class Task {
         type: "button",
         class: "md-button",
         "data-task-action": "load",
-        text: `Load ${this.spec.load.text}`,
+        text: t("tasks.load", { expression: this.spec.load.text }),
       });
       load.addEventListener("click", () => this.load());
       actions.append(load);
     }
     if (this.spec.check) {
       actions.append(
-        el("button", { type: "submit", class: "md-button", "data-task-action": "check", text: "Check" }),
+        el("button", {
+          type: "submit",
+          class: "md-button",
+          "data-task-action": "check",
+          text: t("tasks.check"),
+        }),
       );
     }
     this.feedback = el("p", { class: "course-task__feedback", role: "status" });
@@ -321,11 +337,7 @@ class Task {
     this.inputs.forEach((input, i) => input.setAttribute("aria-invalid", String(numbers[i] === null)));
     const bad = numbers.findIndex((x) => x === null);
     if (bad >= 0) {
-      this.say(
-        kinds[bad] === "name"
-          ? "Type a variable's name in the box, such as a or w1."
-          : "Type a number in each box, such as -2, 0.75 or 3/4.",
-      );
+      this.say(t(kinds[bad] === "name" ? "tasks.typeName" : "question.typeNumber"));
       this.inputs[bad].focus();
       return;
     }

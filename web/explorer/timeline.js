@@ -7,6 +7,7 @@
 // contribution down every input arrow (`sends`).
 
 import { chainFormula, forwardFormula, num } from "./format.js";
+import { t } from "../i18n.js";
 
 export function stepCount(view, mode) {
   return mode === "forward" ? view.forward.length : view.backward.length;
@@ -37,12 +38,16 @@ export function snapshot(view, mode, step, revealAll = false) {
       const ins = view.edges.filter((e) => e.target === id).sort((a, b) => a.slot - b.slot);
       for (const e of ins) activeEdges.add(e.id);
       const node = byId.get(id);
-      narration = `Forward ${step} of ${view.forward.length}: ${node.label} = ${forwardFormula(
-        node,
-        ins.map((e) => byId.get(e.source)),
-      )}`;
+      narration = t("explorer.narrate.forwardStep", {
+        step,
+        count: view.forward.length,
+        formula: `${node.label} = ${forwardFormula(
+          node,
+          ins.map((e) => byId.get(e.source)),
+        )}`,
+      });
     } else {
-      narration = "Forward: the inputs are set; press Play or Step to compute each operation.";
+      narration = t("explorer.narrate.forward");
     }
   } else {
     for (const n of view.nodes) valued.add(n.id);
@@ -56,11 +61,13 @@ export function snapshot(view, mode, step, revealAll = false) {
       const node = byId.get(s.node);
       activeNodes.add(s.node);
       for (const e of s.sends) activeEdges.add(e);
-      narration =
-        `Backward ${step} of ${view.backward.length}: ` +
-        backwardSentence(view, node, step === 1, edgeById, byId);
+      narration = t("explorer.narrate.backwardStep", {
+        step,
+        count: view.backward.length,
+        sentence: backwardSentence(view, node, step === 1, edgeById, byId),
+      });
     } else {
-      narration = "Backward: press Play or Step; the root starts with grad 1.";
+      narration = t("explorer.narrate.backward");
     }
   }
   if (revealAll) {
@@ -71,11 +78,14 @@ export function snapshot(view, mode, step, revealAll = false) {
 }
 
 function backwardSentence(view, node, isRoot, edgeById, byId) {
-  if (isRoot) return `${node.label} is the output: its grad is d${node.label}/d${node.label} = 1.`;
+  if (isRoot) return t("explorer.narrate.root", { label: node.label });
   const incoming = view.edges.filter((e) => e.source === node.id);
-  const parts = incoming.map(
-    (e) => `${chainFormula(e, byId.get(e.target).grad)} from ${byId.get(e.target).label}`,
+  const parts = incoming.map((e) =>
+    t("explorer.narrate.from", {
+      formula: chainFormula(e, byId.get(e.target).grad),
+      label: byId.get(e.target).label,
+    }),
   );
-  const sum = incoming.length > 1 ? ` (the contributions add up)` : "";
-  return `${node.label}.grad = ${parts.join(" + ")}; total ${num(node.grad)}${sum}.`;
+  const key = incoming.length > 1 ? "explorer.narrate.sum" : "explorer.narrate.total";
+  return t(key, { label: node.label, parts: parts.join(" + "), total: num(node.grad) });
 }

@@ -9,9 +9,11 @@
 import { el, reducedMotion } from "./dom.js";
 import { faces } from "./faces3d.js";
 import { dragTurn, keyTurn, turn } from "./orbit.js";
+import { t } from "../i18n.js";
 
-export const NO_WEBGL = "3-D needs WebGL, which this browser has turned off";
-export const NO_WEBGL2 = "3-D needs WebGL 2, which this browser does not have";
+// Why there is no 3-D view: the messages "explorer.noWebgl" and "explorer.noWebgl2".
+export const NO_WEBGL = "explorer.noWebgl";
+export const NO_WEBGL2 = "explorer.noWebgl2";
 const STAGE_HEIGHT = { min: 240, max: 480 }; // CSS pixels
 
 let support = null;
@@ -62,7 +64,7 @@ export class View3d {
     const { ok, reason } = webglSupport();
     if (!ok) {
       this.button.disabled = true;
-      this.say(reason);
+      this.say(t(reason));
     }
   }
 
@@ -80,8 +82,8 @@ export class View3d {
       "data-action": "view-3d",
       "aria-pressed": "false",
       "aria-describedby": ex.id("view3d-note"),
-      title: "Show the graph in 3-D; the table below keeps every number",
-      text: "3-D view",
+      title: t("explorer.view3dTitle"),
+      text: t("explorer.view3d"),
     });
     this.button.addEventListener("click", () => (this.on ? this.switchOff() : this.switchOn()));
     const place = ex.root.querySelector(".gx-toggles") ?? ex.root;
@@ -91,14 +93,12 @@ export class View3d {
       class: "gx-stage",
       tabindex: "0",
       role: "group",
-      "aria-label":
-        "3-D graph. Keys: arrows turn it a little, 0 faces it again, Page Down step, Page Up back, " +
-        "space play or pause, Home start, End finish",
+      "aria-label": t("explorer.stageLabel"),
       hidden: true,
     });
     this.hint = el("p", {
       class: "gx-stage__hint",
-      text: "Drag it, or focus it and press the arrow keys, to turn it a little; 0 faces it again.",
+      text: t("explorer.stageHint"),
     });
     this.stage.dataset.azimuth = this.stage.dataset.elevation = "0";
     this.stage.addEventListener("keydown", (event) => this.key(event));
@@ -117,11 +117,11 @@ export class View3d {
     const press = ++this.presses;
     this.on = true;
     this.button.setAttribute("aria-pressed", "true");
-    this.say("Loading the 3-D view…");
+    this.say(t("explorer.view3dLoading"));
     try {
       this.module = await loadScene();
     } catch (err) {
-      this.fail(`The 3-D view could not load (${err.message || err}); the 2-D view stays.`);
+      this.fail(t("explorer.view3dFailed", { error: err.message || err }));
       return;
     }
     if (!this.on || press !== this.presses) return; // switched off (or on again) while it loaded
@@ -131,13 +131,13 @@ export class View3d {
       this.scene.angles = { ...this.angles }; // as the reader last left it
     } catch (err) {
       this.button.disabled = true;
-      this.fail(`3-D could not start WebGL (${err.message || err}); the 2-D view stays.`);
+      this.fail(t("explorer.webglFailed", { error: err.message || err }));
       return;
     }
     canvas.addEventListener("webglcontextlost", (event) => {
       if (canvas !== this.canvas) return; // switched off: its context was freed on purpose
       event.preventDefault();
-      this.fail("The 3-D view lost its WebGL context; the 2-D view is back.");
+      this.fail(t("explorer.webglLost"));
     });
     this.listenForDrags(canvas);
     this.stage.textContent = "";
@@ -224,8 +224,7 @@ export class View3d {
     });
     this.canvas.setAttribute(
       "aria-label",
-      `3-D computation graph of ${ex.result.expression}: ${view.nodes.length} nodes. ` +
-        "The table below lists the same numbers.",
+      t("explorer.graph3dAria", { expression: ex.result.expression, count: view.nodes.length }),
     );
   }
 

@@ -9,6 +9,7 @@
 // (the table below the graph has them all); zooming in shows them.
 
 import { reducedMotion } from "./dom.js";
+import { t } from "../i18n.js";
 
 const STEP = 1.25; // one press of + or −
 const MAX_SCALE = 3;
@@ -22,10 +23,7 @@ export const READABLE_SCALE = Math.ceil((MIN_CARD_TEXT_PX / CARD_TEXT_PX) * 100)
 export const NARROW = "(max-width: 44.9375em)";
 const PAN_PX = 60; // one Shift+arrow press
 
-const HINTS = {
-  labels: "Zoom in to read the arrows (the table lists them too)",
-  pan: "Drag or swipe the graph to see the rest; Fit shows all of it",
-};
+const HINTS = { labels: "explorer.hint.labels", pan: "explorer.hint.pan" };
 
 /** The screen is a phone's (Material's one-column layout). */
 export function narrow() {
@@ -54,10 +52,10 @@ export class Viewport {
     // phone) for a new graph, "fit" (all of it) after Fit, null once zoomed.
     this.follow = "start";
     this.buttons = {
-      out: button("out", "−", "Zoom out (−)"),
-      in: button("in", "+", "Zoom in (+)"),
-      fit: button("fit", "Fit", "Fit the whole graph in view (0)"),
-      actual: button("actual", "100 %", "100 %: actual size (1)"),
+      out: button("out", "−", t("explorer.zoomOut")),
+      in: button("in", "+", t("explorer.zoomIn")),
+      fit: button("fit", t("explorer.fit"), t("explorer.fitTitle")),
+      actual: button("actual", "100 %", t("explorer.actualTitle")),
     };
     this.readout = document.createElement("output");
     this.readout.className = "gx-zoom__level";
@@ -166,7 +164,7 @@ export class Viewport {
     this.canvas.dataset.labels = small ? "hidden" : "shown";
     this.canvas.dataset.scale = this.scale.toFixed(3);
     const overflows = this.canvas.scrollWidth > this.canvas.clientWidth + 1;
-    const hint = small ? HINTS.labels : overflows && this.follow === "start" ? HINTS.pan : "";
+    const hint = small ? t(HINTS.labels) : overflows && this.follow === "start" ? t(HINTS.pan) : "";
     this.hint.textContent = hint;
     this.hint.hidden = !hint;
     this.readout.textContent = `${Math.round(this.scale * 100)} %`;

@@ -6,6 +6,7 @@
 
 import { el } from "../explorer/dom.js";
 import { fmt } from "./math.js";
+import { t } from "../i18n.js";
 
 const STEPS = 9;
 
@@ -59,7 +60,7 @@ export class Heatmap {
     this.grid.style.setProperty("--gm-cell", cell);
     this.scroll = el("div", { class: "gm-scroll" }, this.grid);
     this.readout = el("p", { class: "gm-readout", id: `gm-readout-${++ids}` });
-    this.readout.textContent = "Point at or focus a cell to read its number.";
+    this.readout.textContent = t("model.readout");
     this.element = el("div", { class: "gm-heatmap" }, this.scroll, this.readout);
     // Whether the map is wider than its box changes with the page's width: look again then.
     // Observed, not measured on each update: a measure there would force a layout per map.
@@ -166,7 +167,10 @@ export class Heatmap {
     if (wide) {
       this.scroll.tabIndex = 0;
       this.scroll.setAttribute("role", "region");
-      this.scroll.setAttribute("aria-label", `${this.grid.getAttribute("aria-label")} (scrolls sideways)`);
+      this.scroll.setAttribute(
+        "aria-label",
+        t("model.scrolls", { label: this.grid.getAttribute("aria-label") }),
+      );
     } else {
       this.scroll.removeAttribute("tabindex");
       this.scroll.removeAttribute("role");
@@ -206,7 +210,7 @@ export function numberTable(caption, rowLabels, colLabels, rows, corner = "") {
  * returns the nodes to show.
  */
 export class TextAlternative {
-  constructor(summary = "The numbers as a table") {
+  constructor(summary = t("model.tableSummary")) {
     this.build = null;
     this.box = el("div", { class: "gm-scroll gm-tables" });
     this.element = el("details", { class: "gm-details" }, el("summary", { text: summary }), this.box);
@@ -225,7 +229,7 @@ export class TextAlternative {
     if (wide) {
       this.box.tabIndex = 0;
       this.box.setAttribute("role", "region");
-      this.box.setAttribute("aria-label", "Tables (scroll sideways)");
+      this.box.setAttribute("aria-label", t("model.tablesScroll"));
     } else this.box.removeAttribute("tabindex");
   }
 }
@@ -257,12 +261,12 @@ export function lossCurve(points, { steps, label }) {
       class: "gm-line",
     }),
   );
-  const text = (t, attrs) => Object.assign(svg("text", attrs), { textContent: t });
+  const text = (words, attrs) => Object.assign(svg("text", attrs), { textContent: words });
   root.append(
     text(fmt(hi), { x: pad.l - 4, y: pad.t + 8, "text-anchor": "end" }),
     text(fmt(lo), { x: pad.l - 4, y: H - pad.b, "text-anchor": "end" }),
-    text("step 0", { x: pad.l, y: H - 6, "text-anchor": "start" }),
-    text(`step ${last}`, { x: W - pad.r, y: H - 6, "text-anchor": "end" }),
+    text(t("model.step", { step: 0 }), { x: pad.l, y: H - 6, "text-anchor": "start" }),
+    text(t("model.step", { step: last }), { x: W - pad.r, y: H - 6, "text-anchor": "end" }),
   );
   return root;
 }

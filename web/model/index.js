@@ -1,6 +1,8 @@
 // Mount the page's model explorers ([data-model-explorer]). The explorer itself is a chunk
 // of its own, fetched only by pages that have one.
 
+import { t } from "../i18n.js";
+
 let loading = null;
 
 /** Called by the runtime on every page (and after each instant navigation). */
@@ -17,7 +19,7 @@ export function mountModelExplorerPage(root, client) {
       for (const box of root.querySelectorAll("[data-model-explorer]:not([data-mounted])")) {
         box.dataset.state = "error";
         const note = box.querySelector(".gm-fallback");
-        if (note) note.textContent = "The model explorer could not be loaded: reload the page to try again.";
+        if (note) note.textContent = t("model.notLoaded");
       }
     });
 }

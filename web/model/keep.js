@@ -7,6 +7,7 @@
 
 import { el } from "../explorer/dom.js";
 import { messageOf } from "./words.js";
+import { t } from "../i18n.js";
 
 const KEY = "course:model-explorer:trained";
 
@@ -90,9 +91,9 @@ export class KeptOffer {
     this.keeper = keeper;
     this.offered = false;
     const restore = el("button", { type: "button", class: "md-button gm-button", "data-action": "restore" });
-    restore.textContent = "Use it again";
+    restore.textContent = t("model.useAgain");
     const forget = el("button", { type: "button", class: "md-button gm-button", "data-action": "forget" });
-    forget.textContent = "Forget it";
+    forget.textContent = t("model.forget");
     this.text = el("span");
     this.element = el(
       "p",
@@ -121,19 +122,19 @@ export class KeptOffer {
     if (!kept) return;
     const steps = Number(kept.saved.trained).toLocaleString("en-US");
     const when = new Date(kept.at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
-    this.text.textContent = `Your model, trained ${steps} steps (kept in this browser on ${when}), is not in this tab's Python: use it again in the views?`;
+    this.text.textContent = t("model.keptOffer", { steps, when });
     this.element.hidden = false;
   }
 
   async restore() {
     this.element.hidden = true;
-    this.x.status.textContent = "Bringing your model back into Python…";
+    this.x.status.textContent = t("model.restoring");
     try {
       const shot = await this.keeper.restore();
       if (shot) this.x.snapshot(shot);
       this.x.input.focus();
     } catch (err) {
-      this.x.refused(`Your kept model could not be used: ${messageOf(err)}`, this.x.input.value);
+      this.x.refused(t("model.restoreFailed", { error: messageOf(err) }), this.x.input.value);
     }
   }
 }

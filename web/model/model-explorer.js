@@ -25,7 +25,8 @@ import { EmbeddingsView } from "./views/embeddings.js";
 import { ProbsView } from "./views/probs.js";
 import { ResidualView } from "./views/residual.js";
 import { TrainingView } from "./views/training.js";
-import { describeModel, messageOf, plural, unreadable } from "./words.js";
+import { describeModel, messageOf, unreadable } from "./words.js";
+import { t } from "../i18n.js";
 
 export { describeModel };
 
@@ -42,7 +43,12 @@ const VIEW_CLASSES = {
 };
 
 const pythons = new WeakMap();
-const OWNER = { label: "the model explorer" }; // what a cell queued behind it says it waits for
+// what a cell queued behind it says it waits for
+const OWNER = {
+  get label() {
+    return t("model.owner");
+  },
+};
 /** The explorers' handle on their Python code in the worker, one per Python client (web/client.js),
  *  shared by every model explorer of every page:
  *  forward(prefix), backward(name, position) resolve with explorer.model's dicts (the worker
@@ -178,19 +184,19 @@ export class ModelExplorer {
     this.modelLine = el("p", { class: "gm-model", "data-role": "model" });
     this.offer = new KeptOffer(this, keeperFor(this.python));
     this.status = el("p", { class: "gm-status", role: "status", "aria-live": "polite" });
-    this.status.textContent = "Starting Python, which computes the model's numbers…";
+    this.status.textContent = t("model.starting");
     const controls = el(
       "div",
       { class: "gm-controls" },
       el(
         "div",
         { class: "gm-field" },
-        el("label", { for: prefixId, text: this.forwardViews() ? "Prefix" : "Prefix (also the name below)" }),
+        el("label", { for: prefixId, text: t(this.forwardViews() ? "model.prefix" : "model.prefixName") }),
         this.input,
         el("span", {
           class: "gm-help",
           id: this.id("prefix-help"),
-          text: "letters a-z; the model reads BOS, then these",
+          text: t("model.prefixHelp"),
         }),
       ),
       this.error,
@@ -220,14 +226,9 @@ export class ModelExplorer {
       ...[what]
         .flat()
         .map((text, i) =>
-          el(
-            "p",
-            { class: "gm-what" },
-            ...(i ? [] : [el("strong", { text: "What you are looking at. " })]),
-            text,
-          ),
+          el("p", { class: "gm-what" }, ...(i ? [] : [el("strong", { text: `${t("model.what")} ` })]), text),
         ),
-      el("p", { class: "gm-question" }, el("strong", { text: "A question to answer with it. " }), question),
+      el("p", { class: "gm-question" }, el("strong", { text: `${t("model.question")} ` }), question),
       note,
       body,
     );
@@ -286,11 +287,7 @@ export class ModelExplorer {
       }
       node.dataset.stale = kind;
       note.hidden = false;
-      note.textContent =
-        kind === "invalid"
-          ? "Nothing to show: the model cannot read what is typed above (see the message under it)."
-          : "Waiting for Python… (a running cell goes first): this view still shows the model's " +
-            "answer for the earlier input, and redraws as soon as Python is free.";
+      note.textContent = kind === "invalid" ? t("model.invalid") : t("model.staleWaiting");
     }
   }
 
@@ -326,9 +323,7 @@ export class ModelExplorer {
     clearTimeout(this.waiting);
     // A running cell goes first in the worker's queue: say so if the answer takes a while.
     this.waiting = setTimeout(() => {
-      if (this.root.dataset.state === "busy")
-        this.status.textContent =
-          "Waiting for Python: the views redraw as soon as it is free (a running cell goes first).";
+      if (this.root.dataset.state === "busy") this.status.textContent = t("model.waiting");
     }, 1500);
     this.root.dataset.state = "busy";
     this.latest.request(wish);
@@ -400,9 +395,13 @@ export class ModelExplorer {
     this.markStale();
     this.offer.seen(data.model);
     const model = describeModel(data.model);
-    this.modelLine.textContent = `Model in use: ${model}.`;
+    this.modelLine.textContent = t("model.inUse", { model });
     const letters = data.tokens.length - 1; // what the model read, not what was typed
-    this.status.textContent = `Showing "${data.prefix}": BOS and ${plural(letters, "letter")}, ${plural(data.tokens.length, "position")}.`;
+    this.status.textContent = t("model.showing", {
+      prefix: data.prefix,
+      letters: t("model.letters", { count: letters }),
+      positions: t("model.positions", { count: data.tokens.length }),
+    });
     const rows = data.tokens.map((t, i) => `${i} ${t.symbol}`);
     for (const view of FORWARD) this.parts[view]?.draw(data, rows);
   }
@@ -413,8 +412,8 @@ export class ModelExplorer {
     this.markStale();
     if (!this.forwardViews()) {
       // No forward view says which model this is: the backward view does.
-      this.modelLine.textContent = `Model in use: ${describeModel(data.model)}.`;
-      this.status.textContent = `Showing the gradients of "${data.name}".`;
+      this.modelLine.textContent = t("model.inUse", { model: describeModel(data.model) });
+      this.status.textContent = t("model.showingGradients", { name: data.name });
       this.accepted();
     }
     this.parts.backward.draw(data);

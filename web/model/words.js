@@ -1,23 +1,18 @@
 // The model explorer's words: which model is in use, plurals, and Python's messages as the
 // page shows them (one line, never a traceback).
 
+import { t } from "../i18n.js";
+
 /** The words for the model in use, e.g. "your model, trained 120 steps in this tab". */
 export function describeModel(model) {
   if (!model) return "";
   const steps = Number(model.steps).toLocaleString("en-US");
-  if (model.source === "trained") return `your model, trained ${steps} steps in this tab`;
-  let loss = "";
-  if (model.loss !== null && model.loss !== undefined) {
-    const names = model.held_out_names
-      ? ` on ${model.held_out_names} held-out names it never trained on`
-      : "";
-    loss = `; loss ${model.loss.toFixed(4)}${names}`;
-  }
-  return `the checkpoint shipped with the course, a saved copy of trained weights (${steps} steps${loss})`;
+  if (model.source === "trained") return t("model.trained", { steps });
+  if (model.loss === null || model.loss === undefined) return t("model.checkpoint", { steps });
+  const loss = model.loss.toFixed(4);
+  if (!model.held_out_names) return t("model.checkpointLoss", { steps, loss });
+  return t("model.checkpointHeldOut", { steps, loss, names: model.held_out_names });
 }
-
-/** Plural words: plural(4, "letter") is "4 letters". */
-export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 /** The message of an error from Python: the last line of its traceback (Pyodide's error
  *  message is the whole traceback, file paths and all), without the exception's type. */

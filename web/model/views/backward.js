@@ -7,6 +7,7 @@ import { el } from "../../explorer/dom.js";
 import { Heatmap, TextAlternative, numberTable } from "../charts.js";
 import { messageOf } from "../words.js";
 import { fmt, largestMagnitude } from "../math.js";
+import { t } from "../../i18n.js";
 
 export class BackwardView {
   /** `x` is the model explorer (model-explorer.js) the view belongs to. */
@@ -18,31 +19,9 @@ export class BackwardView {
   build() {
     const { node, body } = this.x.section(
       "backward",
-      "Backward: where the gradient of one name's loss goes",
-      [
-        "The loss of one name is the mean, over its positions, of −log of the probability " +
-          "the model gave the true next symbol (the name is read as a finished name: BOS, its " +
-          "letters, BOS). One backward() from that loss gives every weight its gradient. The " +
-          "maps at the bottom show, for each weight matrix, |gradient| per entry (the " +
-          "stronger the colour, the larger, within this matrix: each map has its own scale, " +
-          "its strongest cell is its own largest entry; a pale cell is small, a cell with no " +
-          "colour is exactly 0) and one number, the gradient's size: its length, the square " +
-          "root of the sum of its squared entries (the L2 norm; not RMSNorm). The matrix with " +
-          "the largest size comes first. A large gradient means this name's loss is sensitive " +
-          "to those weights now, not that they matter most; matrices of different sizes are " +
-          "not directly comparable, and Adam rescales each weight's step, so the largest " +
-          "gradient is not the largest change in training.",
-        "The bars above the maps are for one position t only, from a second backward() of " +
-          "position t's loss alone: for each position s from 0 to t (t itself included, the " +
-          "last bar), the size of the gradient of that loss with respect to position s's " +
-          "input vector x_s (the row of wte for its symbol plus the row of wpe for s). It " +
-          "says how sensitive position t's loss is, right now, to a small change of x_s; it is " +
-          "not the effect of replacing the letter at s. Because x_s is divided by its root " +
-          "mean square first, only changes of its direction count, and a shorter x_s gives a " +
-          "larger number. An earlier position reaches position t only through attention.",
-      ],
-      "Predict first: which rows of wte will get a gradient that is not 0 from this name, " +
-        "and why does every row of lm_head get one?",
+      t("backward.title"),
+      [t("backward.what"), t("backward.whatBars")],
+      t("backward.question"),
     );
     const nameId = this.x.id("name");
     const posId = this.x.id("position");
@@ -75,7 +54,7 @@ export class BackwardView {
       "data-role": "contributions",
       "aria-labelledby": this.x.id("contrib-caption"),
     });
-    this.gradTables = new TextAlternative("The bars' and the gradients' sizes as tables");
+    this.gradTables = new TextAlternative(t("backward.tables"));
     body.append(
       el(
         "div",
@@ -83,14 +62,14 @@ export class BackwardView {
         el(
           "div",
           { class: "gm-field" },
-          el("label", { for: nameId, text: "Name for the loss" }),
+          el("label", { for: nameId, text: t("backward.nameLabel") }),
           this.nameInput,
-          el("span", { class: "gm-help", text: "read as a finished name: BOS, its letters, BOS" }),
+          el("span", { class: "gm-help", text: t("backward.nameHelp") }),
         ),
         el(
           "div",
           { class: "gm-field" },
-          el("label", { for: posId, text: "Position t" }),
+          el("label", { for: posId, text: t("backward.positionLabel") }),
           this.positionSelect,
         ),
       ),
@@ -109,7 +88,7 @@ export class BackwardView {
   }
 
   error(name, err) {
-    this.lossLine.textContent = `No gradients for "${name}": ${messageOf(err)}`;
+    this.lossLine.textContent = t("backward.error", { name, error: messageOf(err) });
     this.matrices.replaceChildren();
     this.contributions.replaceChildren();
     this.contribCaption.textContent = "";
@@ -119,15 +98,19 @@ export class BackwardView {
 
   /** backward_view's answer (the explorer says which model when no forward view does). */
   draw(data) {
-    const symbols = data.tokens?.map((t) => t.symbol) ?? [];
-    const n = data.losses.length;
-    this.lossLine.textContent =
-      `Loss of "${data.name}": ${fmt(data.loss)}, the mean of ${n} position loss${n === 1 ? "" : "es"} (` +
-      data.losses.map((l, t) => `${t}: ${fmt(l)}`).join(", ") +
-      ").";
+    const symbols = data.tokens?.map((token) => token.symbol) ?? [];
+    this.lossLine.textContent = t("backward.loss", {
+      name: data.name,
+      loss: fmt(data.loss),
+      count: data.losses.length,
+      losses: data.losses.map((l, p) => `${p}: ${fmt(l)}`).join(", "),
+    });
     const select = this.positionSelect;
-    const options = data.losses.map((_, t) =>
-      el("option", { value: t, text: `${t}: after ${symbols[t] ?? t}, predicting ${symbols[t + 1] ?? "?"}` }),
+    const options = data.losses.map((_, p) =>
+      el("option", {
+        value: p,
+        text: t("backward.option", { p, after: symbols[p] ?? p, next: symbols[p + 1] ?? "?" }),
+      }),
     );
     select.replaceChildren(...options);
     select.value = String(data.position);
@@ -137,9 +120,9 @@ export class BackwardView {
       let entry = this.matrixMaps.get(m.name);
       if (!entry) {
         const map = new Heatmap({
-          label: `|gradient| of ${m.name}`,
+          label: t("backward.absGrad", { name: m.name }),
           cell: Math.max(...m.shape) > 32 ? "0.5rem" : "0.7rem",
-          describe: (r, c, v) => `${m.name}[${r}][${c}]: |grad| ${fmt(v)}`,
+          describe: (r, c, v) => t("backward.cell", { name: m.name, r, c, value: fmt(v) }),
         });
         const title = el("h4");
         const box = el("div", { class: "gm-matrix", "data-matrix": m.name }, title, map.element);
@@ -147,7 +130,12 @@ export class BackwardView {
         this.matrixMaps.set(m.name, entry);
       }
       entry.box.dataset.norm = String(m.norm);
-      entry.title.textContent = `${m.name} (${m.shape[0]}×${m.shape[1]}): gradient size ${fmt(m.norm)}`;
+      entry.title.textContent = t("backward.matrixTitle", {
+        name: m.name,
+        rows: m.shape[0],
+        cols: m.shape[1],
+        size: fmt(m.norm),
+      });
       const rowLabels = rowNames(m.name, m.shape[0], data.symbols);
       const colLabels = Array.from({ length: m.shape[1] }, () => "");
       entry.map.update(m.abs_grad, { rowLabels, colLabels, top: largestMagnitude(m.abs_grad) });
@@ -156,38 +144,40 @@ export class BackwardView {
     this.matrices.replaceChildren(...boxes);
     this.gradTables.set(() => [
       numberTable(
-        `Position ${data.position}'s loss: the size of its gradient with respect to the input vector of each position 0 to ${data.position}`,
+        t("backward.contribTable", { p: data.position }),
         data.contributions.map((_, s) => `${s} ${symbols[s] ?? ""}`),
-        ["size"],
+        [t("backward.size")],
         data.contributions.map((c) => [c]),
-        "position",
+        t("embeddings.corner"),
       ),
       numberTable(
-        "Gradient size (length) of each matrix",
+        t("backward.sizesTable"),
         sorted.map((m) => m.name),
-        ["rows", "columns", "size"],
+        [t("backward.rows"), t("backward.columns"), t("backward.size")],
         sorted.map((m) => [m.shape[0], m.shape[1], m.norm]),
-        "matrix",
+        t("backward.matrix"),
       ),
       ...sorted.map((m) =>
         numberTable(
-          `|gradient| of ${m.name}`,
+          t("backward.absGrad", { name: m.name }),
           rowNames(m.name, m.shape[0], data.symbols).map((r, i) => r || String(i)),
           Array.from({ length: m.shape[1] }, (_, c) => String(c)),
           m.abs_grad,
-          "row",
+          t("backward.row"),
         ),
       ),
     ]);
   }
 
   drawContributions(data, symbols) {
-    const t = data.position;
+    const p = data.position;
     const values = data.contributions;
     const top = Math.max(...values, 0) || 1;
-    this.contribCaption.textContent =
-      `Position ${t} (${symbols[t] ?? t}, predicting ${symbols[t + 1] ?? "?"}): the size of the gradient of its loss ` +
-      `with respect to the input vector of each position 0 to ${t} (${t} itself is the last bar).`;
+    this.contribCaption.textContent = t("backward.caption", {
+      p,
+      symbol: symbols[p] ?? p,
+      next: symbols[p + 1] ?? "?",
+    });
     this.contributions.replaceChildren(
       ...values.map((v, s) => {
         const bar = el("span", { class: "gm-bar" });
@@ -197,7 +187,7 @@ export class BackwardView {
           {
             "data-position": s,
             "data-value": String(v),
-            "aria-label": `position ${s} (${symbols[s] ?? s}): ${fmt(v)}`,
+            "aria-label": t("backward.bar", { s, symbol: symbols[s] ?? s, value: fmt(v) }),
           },
           el("span", { class: "gm-sym", "aria-hidden": "true", text: `${s} ${symbols[s] ?? ""}` }),
           el("span", { class: "gm-track", "aria-hidden": "true" }, bar),

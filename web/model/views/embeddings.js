@@ -4,6 +4,7 @@
 import { el } from "../../explorer/dom.js";
 import { Heatmap, TextAlternative, legend, numberTable } from "../charts.js";
 import { fmt, largestMagnitude } from "../math.js";
+import { t } from "../../i18n.js";
 
 export class EmbeddingsView {
   /** `x` is the model explorer (model-explorer.js) the view belongs to. */
@@ -15,26 +16,19 @@ export class EmbeddingsView {
   build() {
     const { node, body } = this.x.section(
       "embeddings",
-      "Embeddings",
-      "One row per position: BOS (shown as .) first, then the prefix's letters. On the left, " +
-        "the token embedding (the row of wte for that position's symbol); on the right, the " +
-        "position embedding (the row of wpe for the position's number). Each has one cell per " +
-        "dimension of the embedding. The model adds the two vectors and divides the sum by its " +
-        "root mean square (RMSNorm): that is where the residual stream starts. Orange cells " +
-        "are above zero, blue cells below; the stronger the colour, the larger the size.",
-      "Two positions that hold the same letter: are their token embeddings the same, and " +
-        "what then tells the model they are at different places in the name?",
+      t("embeddings.title"),
+      t("embeddings.what"),
+      t("embeddings.question"),
     );
-    const describe = (kind) => (r, c, v) =>
-      `${kind}, position ${r} (${this.x.symbolAt(r)}), dimension ${c}: ${fmt(v)}`;
+    const describe = (kind) => (r, c, v) => t(kind, { r, symbol: this.x.symbolAt(r), c, value: fmt(v) });
     this.tokMap = new Heatmap({
-      label: "Token embeddings, one row per position",
-      describe: describe("token embedding"),
+      label: t("embeddings.tokLabel"),
+      describe: describe("embeddings.tokCell"),
       diverging: true,
     });
     this.posMap = new Heatmap({
-      label: "Position embeddings, one row per position",
-      describe: describe("position embedding"),
+      label: t("embeddings.posLabel"),
+      describe: describe("embeddings.posCell"),
       diverging: true,
     });
     this.embLegend = el("div");
@@ -43,8 +37,8 @@ export class EmbeddingsView {
       el(
         "div",
         { class: "gm-pair" },
-        el("div", {}, el("h4", { text: "Token embedding (wte row)" }), this.tokMap.element),
-        el("div", {}, el("h4", { text: "Position embedding (wpe row)" }), this.posMap.element),
+        el("div", {}, el("h4", { text: t("embeddings.tokHeading") }), this.tokMap.element),
+        el("div", {}, el("h4", { text: t("embeddings.posHeading") }), this.posMap.element),
       ),
       this.embLegend,
       this.embTables.element,
@@ -59,10 +53,10 @@ export class EmbeddingsView {
     const cols = tok[0].map((_, i) => String(i));
     this.tokMap.update(tok, { rowLabels: rows, colLabels: cols, top });
     this.posMap.update(pos, { rowLabels: rows, colLabels: cols, top });
-    this.embLegend.replaceChildren(legend(top, true, "value of one embedding dimension"));
+    this.embLegend.replaceChildren(legend(top, true, t("embeddings.legend")));
     this.embTables.set(() => [
-      numberTable("Token embeddings (rows of wte)", rows, cols, tok, "position"),
-      numberTable("Position embeddings (rows of wpe)", rows, cols, pos, "position"),
+      numberTable(t("embeddings.tokTable"), rows, cols, tok, t("embeddings.corner")),
+      numberTable(t("embeddings.posTable"), rows, cols, pos, t("embeddings.corner")),
     ]);
   }
 }

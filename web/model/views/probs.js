@@ -7,6 +7,7 @@
 import { el } from "../../explorer/dom.js";
 import { TextAlternative, numberTable } from "../charts.js";
 import { drawIndex, filterProbs, softmaxAt } from "../math.js";
+import { t, tParts } from "../../i18n.js";
 
 export class ProbsView {
   /** `x` is the model explorer (model-explorer.js) the view belongs to. */
@@ -22,31 +23,15 @@ export class ProbsView {
   build() {
     const { node, body } = this.x.section(
       "probs",
-      "Next-symbol probabilities",
-      this.x.sampling
-        ? "What the model says comes after the prefix. The 27 logits of the last position are " +
-            "divided by the temperature T, then softmax turns them into probabilities, shown " +
-            "largest first. T = 1 is the model as trained; a T below 1 sharpens the bars, a T " +
-            "above 1 flattens them (day 27). Sample draws one symbol with exactly the " +
-            "probabilities shown and appends it; drawing BOS (shown as .), which also marks " +
-            "the end of a name, ends the name instead." +
-            (this.x.filters
-              ? " Then the filters of day 40 cut the tail: top-k keeps the k most likely " +
-                "symbols, top-p the fewest most likely symbols whose probabilities add up to " +
-                "at least p (top-k first, top-p on what it left). The kept bars are divided " +
-                "by their sum; the cut ones are at 0, marked cut, and Sample never draws them."
-              : "")
-        : "What the model says comes after the prefix: softmax turns the 27 logits of the " +
-            "last position into probabilities, shown largest first. BOS (shown as .) also " +
-            "marks the end of a name: its bar is the probability that the name ends here.",
-      this.x.filters
-        ? "Set top-p to 0.5 and predict: does it keep the same number of symbols after " +
-            "every prefix? Then try it after a prefix where the model is sure and after one " +
-            "where it is not."
-        : this.x.sampling
-          ? "Before you move the slider to its lowest value: how many symbols will keep a bar " + "above 1%?"
-          : "Before you look: which symbol will the model make most likely after the prefix, " +
-            "and will its bar be above 50%?",
+      t("probs.title"),
+      t(this.x.sampling ? (this.x.filters ? "probs.whatFilters" : "probs.whatSampling") : "probs.what"),
+      t(
+        this.x.filters
+          ? "probs.questionFilters"
+          : this.x.sampling
+            ? "probs.questionSampling"
+            : "probs.question",
+      ),
     );
     const tId = this.x.id("temperature");
     this.tOut = el("output", { for: tId, text: "1.0" });
@@ -69,7 +54,7 @@ export class ProbsView {
       type: "button",
       class: "md-button gm-button",
       "data-action": "sample",
-      text: "Sample the next symbol",
+      text: t("probs.sample"),
     });
     this.sampleButton.addEventListener("click", () =>
       this.finished === null ? this.sample() : this.newName(),
@@ -91,7 +76,7 @@ export class ProbsView {
               el(
                 "div",
                 { class: "gm-field" },
-                el("label", { for: tId }, "Temperature T = ", this.tOut),
+                el("label", { for: tId }, ...tParts("probs.temperature", { value: this.tOut })),
                 this.tInput,
               ),
               ...filterFields,
@@ -123,7 +108,7 @@ export class ProbsView {
   buildFilters() {
     const kId = this.x.id("top-k");
     const pId = this.x.id("top-p");
-    this.kOut = el("output", { for: kId, text: "all (off)" });
+    this.kOut = el("output", { for: kId, text: t("probs.kOff") });
     this.kInput = el("input", {
       id: kId,
       type: "range",
@@ -134,7 +119,7 @@ export class ProbsView {
       "data-role": "top-k",
       "aria-describedby": this.x.id("top-k-help"),
     });
-    this.pOut = el("output", { for: pId, text: "1.00 (off)" });
+    this.pOut = el("output", { for: pId, text: t("probs.pOff") });
     this.pInput = el("input", {
       id: pId,
       type: "range",
@@ -149,10 +134,10 @@ export class ProbsView {
       const symbols = this.x.forwardData?.symbols.length ?? 27;
       const k = Number(this.kInput.value);
       this.topK = k >= symbols ? null : k;
-      this.kOut.textContent = this.topK === null ? "all (off)" : String(k);
+      this.kOut.textContent = this.topK === null ? t("probs.kOff") : String(k);
       const p = Number(this.pInput.value);
       this.topP = p >= 1 ? null : p;
-      this.pOut.textContent = this.topP === null ? "1.00 (off)" : p.toFixed(2);
+      this.pOut.textContent = this.topP === null ? t("probs.pOff") : p.toFixed(2);
       this.redraw();
     };
     this.kInput.addEventListener("input", changed);
@@ -161,23 +146,23 @@ export class ProbsView {
       el(
         "div",
         { class: "gm-field" },
-        el("label", { for: kId }, "Top-k: keep k = ", this.kOut),
+        el("label", { for: kId }, ...tParts("probs.topK", { value: this.kOut })),
         this.kInput,
         el("span", {
           class: "gm-help",
           id: this.x.id("top-k-help"),
-          text: "the k most likely symbols; the rightmost stop keeps them all",
+          text: t("probs.kHelp"),
         }),
       ),
       el(
         "div",
         { class: "gm-field" },
-        el("label", { for: pId }, "Top-p: p = ", this.pOut),
+        el("label", { for: pId }, ...tParts("probs.topP", { value: this.pOut })),
         this.pInput,
         el("span", {
           class: "gm-help",
           id: this.x.id("top-p-help"),
-          text: "the fewest most likely symbols holding at least p; 1 keeps them all",
+          text: t("probs.pHelp"),
         }),
       ),
     ];
@@ -185,10 +170,12 @@ export class ProbsView {
 
   /** What the filters are set to, in words ("" when both are off). */
   filterWords() {
-    const parts = [];
-    if (this.topK !== null) parts.push(`top-k ${this.topK}`);
-    if (this.topP !== null) parts.push(`top-p ${this.topP.toFixed(2)}`);
-    return parts.join(", then ");
+    const k = this.topK;
+    const p = this.topP === null ? null : this.topP.toFixed(2);
+    if (k !== null && p !== null) return t("probs.filterBoth", { k, p });
+    if (k !== null) return t("probs.filterK", { k });
+    if (p !== null) return t("probs.filterP", { p });
+    return "";
   }
 
   /** The bars at the current temperature, from the last position's logits (no Python). */
@@ -203,12 +190,13 @@ export class ProbsView {
     const last = data.tokens[data.tokens.length - 1].symbol;
     const filters = this.filterWords();
     const kept = p.filter((x) => x > 0).length;
+    const temperature = this.temperature.toFixed(1);
     this.probsCaption.textContent = filters
-      ? `After "${data.prefix}" (last symbol ${last}), at T = ${this.temperature.toFixed(1)}, then ${filters}: ${kept} of the ${p.length} symbols kept and renormalised, the others cut to 0 (marked "cut"); most likely first.`
-      : `After "${data.prefix}" (last symbol ${last}), at T = ${this.temperature.toFixed(1)}: the 27 symbols, most likely first.`;
+      ? t("probs.captionFiltered", { prefix: data.prefix, last, temperature, filters, kept, total: p.length })
+      : t("probs.caption", { prefix: data.prefix, last, temperature });
     const items = order.map((i) => {
       const symbol = data.symbols[i];
-      const words = i === this.x.bosId() ? `${symbol} (end of name)` : symbol;
+      const words = i === this.x.bosId() ? t("probs.endOfName", { symbol }) : symbol;
       const bar = el("span", { class: "gm-bar" });
       bar.style.width = `${(p[i] * 100).toFixed(2)}%`;
       const attrs = {
@@ -220,9 +208,8 @@ export class ProbsView {
       if (cut[i]) {
         attrs["data-cut"] = cut[i];
         attrs.class = "gm-cut";
-        attrs["aria-label"] =
-          `${words}: cut by ${cut[i]}, 0% (${(atT[i] * 100).toFixed(1)}% before the filters)`;
-        number = "cut";
+        attrs["aria-label"] = t("probs.cutLabel", { words, by: cut[i], before: (atT[i] * 100).toFixed(1) });
+        number = t("probs.cut");
       }
       return el(
         "li",
@@ -235,23 +222,22 @@ export class ProbsView {
     this.probs.replaceChildren(...items);
     const room = data.tokens.length < data.model.block_size;
     if (this.sampleButton) this.sampleButton.disabled = !room;
-    if (!room)
-      this.sampleNote.textContent = `The model reads at most ${data.model.block_size} positions: this prefix is as long as it can be.`;
+    if (!room) this.sampleNote.textContent = t("probs.full", { n: data.model.block_size });
     this.probsTable.set(() => [
       this.x.filters
         ? numberTable(
-            `Probabilities at T = ${this.temperature.toFixed(1)} before and after the filters (${filters || "both off"}), with the logits`,
+            t("probs.tableFiltered", { temperature, filters: filters || t("probs.bothOff") }),
             order.map((i) => data.symbols[i]),
-            ["logit", "at T", "sampled from"],
+            [t("probs.colLogit"), t("probs.colAtT"), t("probs.colSampled")],
             order.map((i) => [this.logits[i], atT[i], p[i]]),
-            "symbol",
+            t("probs.colSymbol"),
           )
         : numberTable(
-            `Probabilities at T = ${this.temperature.toFixed(1)}, with the logits`,
+            t("probs.table", { temperature }),
             order.map((i) => data.symbols[i]),
-            ["logit", "probability"],
+            [t("probs.colLogit"), t("probs.colProbability")],
             order.map((i) => [this.logits[i], p[i]]),
-            "symbol",
+            t("probs.colSymbol"),
           ),
     ]);
   }
@@ -266,13 +252,13 @@ export class ProbsView {
     this.x.root.dataset.lastSample = JSON.stringify({ symbol, p, prefix: data.prefix });
     const pct = `${(p * 100).toFixed(1)}%`;
     if (i === this.x.bosId()) {
-      this.sampleNote.textContent = `Drew ${symbol} (BOS), the end of a name (probability ${pct}): the name "${data.prefix}" is finished, nothing appended. Start a new name to sample another.`;
+      this.sampleNote.textContent = t("probs.drewBos", { symbol, pct, prefix: data.prefix });
       this.finish(data.prefix);
       return;
     }
     this.x.input.value = data.prefix + symbol;
     this.x.refresh();
-    this.sampleNote.textContent = `Drew ${symbol} (probability ${pct}) and appended it.`;
+    this.sampleNote.textContent = t("probs.drew", { symbol, pct });
   }
 
   /** The name is finished: Sample becomes "Start a new name" until the prefix changes. */
@@ -281,13 +267,13 @@ export class ProbsView {
     if (name === null) delete this.x.root.dataset.finished;
     else this.x.root.dataset.finished = name;
     if (this.sampleButton)
-      this.sampleButton.textContent = name === null ? "Sample the next symbol" : "Start a new name";
+      this.sampleButton.textContent = t(name === null ? "probs.sample" : "probs.newName");
   }
 
   /** After a finished name: an empty prefix, from which Sample draws a new name's first letter. */
   newName() {
     this.x.input.value = "";
     this.x.typed();
-    this.sampleNote.textContent = "A new name: Sample draws its first letter.";
+    this.sampleNote.textContent = t("probs.newNameNote");
   }
 }

@@ -4,6 +4,7 @@
 import { el } from "../../explorer/dom.js";
 import { Heatmap, TextAlternative, legend, numberTable } from "../charts.js";
 import { fmt, largestMagnitude } from "../math.js";
+import { t } from "../../i18n.js";
 
 export class ResidualView {
   /** `x` is the model explorer (model-explorer.js) the view belongs to. */
@@ -15,17 +16,9 @@ export class ResidualView {
   build() {
     const { node, body } = this.x.section(
       "residual",
-      "Residual stream",
-      "The residual stream is the vector each position carries up the model: the residual " +
-        "road of day 24, to which each branch adds its output. One row per position, at " +
-        "three points: after the embeddings (their sum, divided by its root mean square, " +
-        "RMSNorm), after the attention branch is added to it, and after the MLP branch is " +
-        "added. A branch adds and replaces nothing, so a cell that keeps its colour from one " +
-        "map to the next is one the branch barely changed. The last map is what lm_head " +
-        "turns into the logits.",
-      "Predict, then compare the last row in the three maps: after which step, attention " +
-        "or the MLP, do more cells change colour? Attention is the only step where a " +
-        "position can take in earlier letters.",
+      t("residual.title"),
+      t("residual.what"),
+      t("residual.question"),
     );
     this.residualMaps = el("div", { class: "gm-triple" });
     this.resLegend = el("div");
@@ -36,20 +29,29 @@ export class ResidualView {
   }
 
   draw(data, rows) {
-    const stages = [["After the embeddings", data.positions.map((p) => p.residual.embed)]];
+    const stages = [[t("residual.afterEmbeddings"), data.positions.map((p) => p.residual.embed)]];
     const layers = data.positions[0].residual.layers.length;
     for (let l = 0; l < layers; l++) {
-      const tag = layers > 1 ? ` (layer ${l})` : "";
-      stages.push([`After attention${tag}`, data.positions.map((p) => p.residual.layers[l].after_attn)]);
-      stages.push([`After the MLP${tag}`, data.positions.map((p) => p.residual.layers[l].after_mlp)]);
+      const [attn, mlp] =
+        layers > 1
+          ? ["residual.afterAttnLayer", "residual.afterMlpLayer"]
+          : ["residual.afterAttn", "residual.afterMlp"];
+      stages.push([t(attn, { l }), data.positions.map((p) => p.residual.layers[l].after_attn)]);
+      stages.push([t(mlp, { l }), data.positions.map((p) => p.residual.layers[l].after_mlp)]);
     }
     if (this.resMaps.length !== stages.length) {
       this.resMaps = stages.map(([title]) => {
         const map = new Heatmap({
-          label: `Residual stream ${title.toLowerCase()}`,
+          label: t("residual.mapLabel", { stage: title.toLowerCase() }),
           diverging: true,
           describe: (r, c, v) =>
-            `${title.toLowerCase()}, position ${r} (${this.x.symbolAt(r)}), dimension ${c}: ${fmt(v)}`,
+            t("residual.cell", {
+              stage: title.toLowerCase(),
+              r,
+              symbol: this.x.symbolAt(r),
+              c,
+              value: fmt(v),
+            }),
         });
         return map;
       });
@@ -62,10 +64,16 @@ export class ResidualView {
     stages.forEach(([, values], i) =>
       this.resMaps[i].update(values, { rowLabels: rows, colLabels: cols, top }),
     );
-    this.resLegend.replaceChildren(legend(top, true, "value in the residual stream"));
+    this.resLegend.replaceChildren(legend(top, true, t("residual.legend")));
     this.resTables.set(() =>
       stages.map(([title, values]) =>
-        numberTable(`Residual stream ${title.toLowerCase()}`, rows, cols, values, "position"),
+        numberTable(
+          t("residual.mapLabel", { stage: title.toLowerCase() }),
+          rows,
+          cols,
+          values,
+          t("embeddings.corner"),
+        ),
       ),
     );
   }

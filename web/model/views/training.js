@@ -5,6 +5,7 @@
 import { el } from "../../explorer/dom.js";
 import { Heatmap, TextAlternative, lossCurve, numberTable } from "../charts.js";
 import { fmt } from "../math.js";
+import { t } from "../../i18n.js";
 
 export class TrainingView {
   /** `x` is the model explorer (model-explorer.js) the view belongs to. */
@@ -16,33 +17,26 @@ export class TrainingView {
   build() {
     const { node, body } = this.x.section(
       "training",
-      "Training, live",
-      "While a training cell of day 26 or day 30 runs in this tab, it sends a snapshot " +
-        "every few steps: the training loss so far (one name per step, so it is noisy), three " +
-        "names sampled from the model as it is at that step, and one head's attention " +
-        "weights for a fixed name. On the cell's own page, each snapshot also redraws the other " +
-        "views with the model as it is at that step. When training ends, or you press the " +
-        "cell's Stop button, the weights trained so far stay in this tab's Python, and the other " +
-        "views use them. " +
-        "If Stop has to restart Python, your model is gone and the checkpoint is used again.",
-      this.x.has("backward") && !this.x.forwardViews()
-        ? "Predict first: the samples at step 25 and at step 50, which look more like names?"
-        : "The loss falls fastest in the first steps: what do the samples look like then, and " +
-            "what do they look like once the curve flattens?",
+      t("training.title"),
+      t("training.what"),
+      t(this.x.has("backward") && !this.x.forwardViews() ? "training.questionBackward" : "training.question"),
     );
     this.trainLine = el("p", { class: "gm-train-line", "data-role": "training-status" });
-    this.trainLine.textContent =
-      "No training snapshot has reached this view yet: run the training cell of day 26 or " +
-      "day 30, and this view follows it. If you trained a model earlier in this tab, the " +
-      "other views already use it (the line under the prefix says which model).";
+    this.trainLine.textContent = t("training.none");
     this.curveBox = el("div", { class: "gm-curve-box" });
     this.samples = el("ul", { class: "gm-samples", "data-role": "samples" });
     this.trainMap = new Heatmap({
-      label: "Attention of one head during training",
+      label: t("training.mapLabel"),
       describe: (r, c, v) =>
-        `query ${this.trainSymbols?.[r] ?? r} (position ${r}) looks at ${this.trainSymbols?.[c] ?? c} (position ${c}): ${fmt(v)}`,
+        t("training.cell", {
+          query: this.trainSymbols?.[r] ?? r,
+          r,
+          key: this.trainSymbols?.[c] ?? c,
+          c,
+          value: fmt(v),
+        }),
     });
-    this.trainHeading = el("h4", { text: "Attention of one head" });
+    this.trainHeading = el("h4", { text: t("training.oneHead") });
     this.trainTables = new TextAlternative();
     this.trainMap.element.hidden = true;
     body.append(
@@ -50,7 +44,14 @@ export class TrainingView {
       el(
         "div",
         { class: "gm-pair" },
-        el("div", {}, el("h4", { text: "Loss" }), this.curveBox, el("h4", { text: "Samples" }), this.samples),
+        el(
+          "div",
+          {},
+          el("h4", { text: t("training.loss") }),
+          this.curveBox,
+          el("h4", { text: t("training.samples") }),
+          this.samples,
+        ),
         el("div", {}, this.trainHeading, this.trainMap.element),
       ),
       this.trainTables.element,
@@ -65,20 +66,24 @@ export class TrainingView {
     const points = losses.map((l, i) => [data.loss_steps?.[i] ?? i + 1, l]);
     const last = points.length ? points[points.length - 1][1] : null;
     this.x.root.dataset.trainingStep = String(data.step);
-    const loss = last === null ? "" : `, training loss ${fmt(last)} (one name per step, so noisy)`;
-    this.trainLine.textContent = `Step ${data.step} of ${steps}${loss}.`;
+    this.trainLine.textContent =
+      last === null
+        ? t("training.step", { step: data.step, steps })
+        : t("training.stepLoss", { step: data.step, steps, loss: fmt(last) });
     this.curveBox.replaceChildren(
       lossCurve(points, {
         steps,
-        label: `Loss against step, ${points.length} points up to step ${data.step}`,
+        label: t("training.curve", { count: points.length, step: data.step }),
       }),
     );
-    this.samples.replaceChildren(...(data.samples ?? []).map((s) => el("li", { text: s || "(empty name)" })));
+    this.samples.replaceChildren(
+      ...(data.samples ?? []).map((s) => el("li", { text: s || t("training.emptyName") })),
+    );
     const att = data.attention;
     if (att?.weights?.length) {
       const letters = (att.tokens ?? [".", ...att.name.split("")]).slice(0, att.weights.length);
       this.trainSymbols = letters;
-      this.trainHeading.textContent = `Head ${att.head}'s attention for "${att.name}"`;
+      this.trainHeading.textContent = t("training.headFor", { head: att.head, name: att.name });
       this.trainMap.element.hidden = false;
       this.trainMap.update(att.weights, {
         rowLabels: letters.map((s, i) => `${i} ${s}`),
@@ -88,20 +93,20 @@ export class TrainingView {
     }
     this.trainTables.set(() => [
       numberTable(
-        "Loss at each step shown",
+        t("training.lossTable"),
         points.map(([s]) => String(s)),
-        ["loss"],
+        [t("training.lossColumn")],
         points.map(([, l]) => [l]),
-        "step",
+        t("training.stepColumn"),
       ),
       ...(att?.weights?.length
         ? [
             numberTable(
-              `Head ${att.head}'s attention for "${att.name}"`,
+              t("training.headFor", { head: att.head, name: att.name }),
               this.trainSymbols,
               this.trainSymbols,
               att.weights,
-              "query \\ key",
+              t("attention.corner"),
             ),
           ]
         : []),
