@@ -43,9 +43,9 @@ _OWN_NUMBERS = re.compile(r'\bmy_engine="(?P<why>[^"]*)"')
 # A time measured while the cell ran ("21.0 ms per step", "0.5 s", "21.0 мс") is never the same twice,
 # and so is a ratio of two times ("3.3x as fast", "2.9 times faster"), also as a translated
 # page prints it (Estonian "3x kiirem", "3 korda aeglasem"; Russian "в 3 раза быстрее").
-_TIME = re.compile(
+_TIME = re.compile(  # "с" is also a word ("47 с выбором"): a time only where a word does not follow
     r"[-+]?(?:\d+\.\d*|\.\d+|\d+)\s?"
-    r"(?:(?:ms|µs|s|мс|мкс|с)\b|(?:x|×|times) (?:as fast|as slow|faster|slower)\b"
+    r"(?:(?:ms|µs|s|мс|мкс)\b|с\b(?![ \t]*[а-яё])|(?:x|×|times) (?:as fast|as slow|faster|slower)\b"
     r"|(?:x|×|korda) (?:kiirem|aeglasem)\b|(?:x|×|раза?) (?:быстрее|медленнее)\b)"
 )
 ROUND_OFF = 1e-12

@@ -77,3 +77,7 @@ def test_printed_labels_alone_may_differ(english, translated, same):
 )
 def test_times_and_their_ratios_are_not_compared_in_any_language(printed):
     assert translation.numbers_of_output(printed) == []
+
+
+def test_a_count_before_the_russian_word_s_is_a_count():
+    assert translation.numbers_of_output("T = 1: 47 с выбором из хвоста") == ["1", "47"]
