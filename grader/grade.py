@@ -97,7 +97,7 @@ class Budget:
         return result
 
 
-def judge(exercise, case, result):
+def judge(exercise, case, result, lang="en"):
     """(status, message) for one case's result: the trusted side's verdict.
 
     status is "passed", "failed" (the learner's code) or "error" (the case could not be
@@ -108,18 +108,23 @@ def judge(exercise, case, result):
     if "outcome" not in result:
         return "failed", result["failure"]
     try:
-        passed, message = judge_case(check_module(exercise), case, result["outcome"], exercise)
+        passed, message = judge_case(
+            check_module(exercise), case, result["outcome"], exercise, lang
+        )
     except Exception as exc:  # a judge's bug: this case is an error, the run goes on
         return "error", grader_failure(exc, exercise, case)
     return ("passed" if passed else "failed"), message
 
 
-def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS):
+def grade(
+    files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS, lang="en"
+):
     """Grade `files` ({exercise file name: bytes}); return the results as a plain dict.
 
     Every case is run; the public ones (published with their answers) are feedback, the
     hidden ones (drawn from `seed`) are the grade (report.scores). Exercises missing from
-    `files` score 0 with a message; `exercises` limits the run.
+    `files` score 0 with a message; `exercises` limits the run. The verdicts' messages are
+    in `lang`.
     """
     exercises = list(exercises or EXERCISES)
     seed = secrets.randbits(64) if seed is None else seed
@@ -131,7 +136,7 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
 
     tests = []
     for (exercise, case), result in zip(jobs, results):
-        status, message = judge(exercise, case, result)
+        status, message = judge(exercise, case, result, lang)
         tests.append(
             {
                 "exercise": exercise,
@@ -153,20 +158,21 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
     }
 
 
-def grade_one(path, sandbox, exercises, seed):
-    """(gradescope dict, text report, results or None) for the submission at `path`."""
+def grade_one(path, sandbox, exercises, seed, lang="en"):
+    """(gradescope dict, text report, results or None) for the submission at `path`, the
+    messages and the text report in `lang`."""
     label = str(path)
     try:
         files = load(path)
     except Rejected as exc:
         return (
-            report.gradescope_rejected(str(exc), exercises, sandbox.description),
-            report.rejected_text(str(exc), label),
+            report.gradescope_rejected(str(exc), exercises, sandbox.description, lang),
+            report.rejected_text(str(exc), label, lang),
             None,
         )
-    results = grade(files, sandbox, exercises, seed)
+    results = grade(files, sandbox, exercises, seed, lang=lang)
     results["similarity"] = engine_similarity({e: files[e] for e in exercises if e in files})
-    return report.gradescope(results), report.text(results, label), results
+    return report.gradescope(results, lang), report.text(results, label, lang), results
 
 
 def engine_similarity(files):
