@@ -72,6 +72,9 @@ def catalog(lang):
 
 
 def _value(value, lang):
+    """A value as it fills a field: a message rendered, a list of them joined by commas."""
+    if isinstance(value, list):
+        return ", ".join(_value(v, lang) for v in value)
     return render(value, lang) if isinstance(value, Message) else str(value)
 
 
