@@ -23,14 +23,19 @@ EXERCISE = "day04_manual_backward.py"
 
 # Day 4 with two planted bugs: dL/da is a * f (the factors swapped), and one_step returns L
 # at the old point (the forward pass not run again).
-BUGGY_DAY4 = (ROOT / "exercises" / EXERCISE).read_text().replace(
-    '    raise NotImplementedError(\n        "Day 4: write manual_gradients. Read docs/lessons/'
-    'day04_manual_backward.md"\n    )',
-    '    return {"L": 1.0, "d": f, "f": a * b + c, "e": f, "c": f, "a": a * f, "b": a * f}',
-).replace(
-    '    raise NotImplementedError("Day 4: write one_step. Read docs/lessons/'
-    'day04_manual_backward.md")',
-    "    return forward(a, b, c, f)",
+BUGGY_DAY4 = (
+    (ROOT / "exercises" / EXERCISE)
+    .read_text()
+    .replace(
+        '    raise NotImplementedError(\n        "Day 4: write manual_gradients. Read docs/lessons/'
+        'day04_manual_backward.md"\n    )',
+        '    return {"L": 1.0, "d": f, "f": a * b + c, "e": f, "c": f, "a": a * f, "b": a * f}',
+    )
+    .replace(
+        '    raise NotImplementedError("Day 4: write one_step. Read docs/lessons/'
+        'day04_manual_backward.md")',
+        "    return forward(a, b, c, f)",
+    )
 )
 ADVICE = {
     "en": ["the gradient of a product is the OTHER factor", "L did not change"],
@@ -69,9 +74,9 @@ def test_every_grader_message_is_translated_with_the_same_placeholders(lang):
     assert len(wanted) > 40
     for message in sorted(wanted):
         assert catalog.get(message), f"{lang}: the grader's {message!r} has no translation"
-        assert set(_PLACEHOLDER.findall(catalog[message])) == set(
-            _PLACEHOLDER.findall(message)
-        ), f"{lang}: {catalog[message]!r} has other placeholders than {message!r}"
+        assert set(_PLACEHOLDER.findall(catalog[message])) == set(_PLACEHOLDER.findall(message)), (
+            f"{lang}: {catalog[message]!r} has other placeholders than {message!r}"
+        )
 
 
 def test_a_message_is_data_until_it_is_shown():
@@ -164,3 +169,42 @@ def test_a_file_that_does_not_run_is_said_so_in_the_pages_language(lang):
     why = file_error(results[0]["message"], lang)
     assert why is not None and "SyntaxError" in why
     assert file_error("anything else", lang) is None
+
+
+def test_the_sites_grader_wheel_renders_the_messages_alone(tmp_path, public_cases_file):
+    """The files the site's grader wheel holds (PUBLIC_GRADER, the catalogs, the public
+    cases), alone on the path: the page's checks answer in Russian, with nothing of the
+    trusted side or of the repository's locales/ to lean on."""
+    from hooks import site_build
+    from hooks.wheels import package_files
+
+    files = package_files(ROOT, "grader", only=site_build.PUBLIC_GRADER)
+    files.update(site_build.grader_catalogs(ROOT))
+    files["grader/public_cases.json"] = public_cases_file.read_bytes()
+    assert {"grader/locales/ru/LC_MESSAGES/course.mo", "grader/messages.py"} <= set(files)
+    assert not any(name.startswith("grader/checks/") for name in files)
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    script = (
+        "import json, sys\n"
+        "sys.path.insert(0, '.')\n"
+        "import grader\n"
+        "assert grader.__file__.startswith(sys.argv[2]), grader.__file__\n"
+        "from grader.public import run_public_checks\n"
+        "results = run_public_checks(sys.argv[1], sys.stdin.read(), lang='ru')\n"
+        "assert 'grader.checks' not in sys.modules and 'translations' not in sys.modules\n"
+        "print(json.dumps([r['message'] for r in results], ensure_ascii=False))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", script, EXERCISE, str(tmp_path)],
+        input=BUGGY_DAY4,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": os.environ.get("PATH", "")},
+    )
+    assert run.returncode == 0, run.stderr
+    said = " ".join(json.loads(run.stdout))
+    assert all(advice in said for advice in ADVICE["ru"]), said
