@@ -36,7 +36,7 @@ EXERCISES = tuple(
 class Check(Protocol):
     """What the trusted side knows of one exercise (`grader/checks/dayNN_slug.py`).
 
-    TITLE         "Day N: ..." as the report shows it
+    TITLE         "Day N: ..." as the report shows it (a message, grader/messages.py, or text)
     ENGINE        {engine module: names hidden from it}, the part of the engine the
                   child gets (grader/engine_view.py); {} for none
 
@@ -56,7 +56,7 @@ class Check(Protocol):
     """
 
     EXERCISE: str
-    TITLE: str
+    TITLE: object  # Message or str
     LESSON: str
     NEEDS_ENGINE: bool
     ENGINE: dict

@@ -13,7 +13,7 @@ from grader.verdict import CLOSED, EXACT, NUMERIC, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 1: the derivative, measured by nudging"
+TITLE = msg("Day 1: the derivative, measured by nudging")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

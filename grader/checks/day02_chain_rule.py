@@ -13,7 +13,7 @@ from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 2: the chain rule as gear ratios"
+TITLE = msg("Day 2: the chain rule as gear ratios")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

@@ -11,7 +11,7 @@ from grader.verdict import EXACT, Expectation, Pattern, Want, WantList, fmt
 
 from .cases import case, uniform
 
-TITLE = "Day 3: a Value that remembers"
+TITLE = msg("Day 3: a Value that remembers")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

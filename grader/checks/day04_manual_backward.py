@@ -9,7 +9,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 4: the backward pass by hand"
+TITLE = msg("Day 4: the backward pass by hand")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

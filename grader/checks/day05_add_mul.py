@@ -11,7 +11,7 @@ from grader.verdict import EXACT, Expectation, Want
 from .cases import case, uniform
 from .programs import expect_program
 
-TITLE = "Day 5: _backward of add and mul"
+TITLE = msg("Day 5: _backward of add and mul")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

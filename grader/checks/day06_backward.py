@@ -10,7 +10,7 @@ from grader.messages import msg
 from .cases import case, uniform
 from .programs import catches, expect_order, expect_program, order_graph
 
-TITLE = "Day 6: topological order and backward()"
+TITLE = msg("Day 6: topological order and backward()")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

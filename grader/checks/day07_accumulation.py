@@ -13,7 +13,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 7: the accumulation trap"
+TITLE = msg("Day 7: the accumulation trap")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine's
 # zero_grad is this exercise, and the challenge is worked out on paper, not by backward().
 ENGINE = {"value": ("zero_grad",)}

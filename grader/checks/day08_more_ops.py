@@ -14,7 +14,7 @@ from grader.verdict import CLOSED, NUMERIC, Expectation, Want, WantList
 from .cases import case, central_difference, uniform
 from .programs import catches, expect_program
 
-TITLE = "Day 8: pow, exp, tanh, relu; neg, sub and div"
+TITLE = msg("Day 8: pow, exp, tanh, relu; neg, sub and div")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 

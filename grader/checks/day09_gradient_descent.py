@@ -10,7 +10,7 @@ from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 9: one step of gradient descent"
+TITLE = msg("Day 9: one step of gradient descent")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.optim's SGD.step() is this exercise.
 ENGINE = {"value": ()}
