@@ -91,6 +91,7 @@ class WantList:
     hint: str = ""
     text: bool = False
     alike: list = field(default_factory=list)
+    label: str = ""  # what the learner calls the list, when its name is a key, not a word
 
 
 @dataclass
@@ -231,14 +232,15 @@ def _judge_list(want, values, lang):
     got, why = _received_list(want.name, values, longest)
     where = _where(want.setup, lang)
     if got is None:
-        return f"{want.name}: {render(why, lang)}{where}. {render(want.hint, lang)}".strip()
+        name = render(want.label or want.name, lang)
+        return f"{name}: {render(why, lang)}{where}. {render(want.hint, lang)}".strip()
     if got == expected:
         return None
     message = (
         render(
             msg(
                 "{name} is {got}, expected {expected}",
-                name=want.name,
+                name=want.label or want.name,
                 got=_show(got, want.text),
                 expected=_show(expected, want.text),
             ),

@@ -176,7 +176,14 @@ def expect(case):
         )
         setup = f"a = {inputs['a']}, b = {inputs['b']}"  # no words
         wants = [
-            WantList(f"the ops of {name}", [ord(c) for c in ops], setup, hint=advice, text=True)
+            WantList(
+                f"the ops of {name}",
+                [ord(c) for c in ops],
+                setup,
+                hint=advice,
+                text=True,
+                label=msg("the ops of {name}", name=name),
+            )
             for name, ops in PRIMITIVE_OPS.items()
         ]
         return Expectation(wants)

@@ -127,6 +127,7 @@ def expect(case):
             CLOSED,
             f"x = {inputs['x']}, w = {inputs['w']}, act = {inputs['act']!r}",  # no words
             [(0.0, msg("check the lengths and the activation name first, and raise ValueError"))],
+            label=msg("raised ValueError"),
         )
         return Expectation([want, *then_wants(expect, case)])
     x, w, b, act = inputs["x"], inputs["w"], inputs["b"], inputs["act"]

@@ -115,6 +115,7 @@ def expect(case):
                     CLOSED,
                     setup,
                     [(0.0, msg("check that there is one target per score and raise ValueError"))],
+                    label=msg("raised ValueError"),
                 ),
                 *then_wants(expect, case),
             ],
