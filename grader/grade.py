@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import report, similarity
 from .checks import EXERCISES, check_module, judge_case
+from .messages import msg, render
 from .sandbox import SandboxError
 from .submission import Rejected, load
 
@@ -72,14 +73,19 @@ class Budget:
     def run(self, exercise, case):
         """The sandbox's result for one case: {"outcome": ...} or {"failure": message}."""
         if exercise not in self.files:
-            return {"failure": f"{exercise} is not in the submission."}
+            return {"failure": msg("{exercise} is not in the submission.", exercise=exercise)}
         with self.lock:
             skip = self.hangs.get(exercise, 0) >= HANGS_BEFORE_SKIP
         if skip:
-            return {"failure": "not run: earlier cases of this exercise never finished."}
+            return {"failure": msg("not run: earlier cases of this exercise never finished.")}
         left = self.started + self.budget - time.monotonic()
         if left <= 0:
-            return {"failure": f"not run: grading took longer than {self.budget:g} s in total."}
+            budget = f"{self.budget:g}"
+            return {
+                "failure": msg(
+                    "not run: grading took longer than {budget} s in total.", budget=budget
+                )
+            }
         check = check_module(exercise)
         # No case may run past the budget, whatever its own limit.
         wall = min(self.sandbox.limits.wall_seconds, max(left, 0.5))
@@ -106,7 +112,7 @@ def judge(exercise, case, result, lang="en"):
     if "error" in result:
         return "error", result["error"]
     if "outcome" not in result:
-        return "failed", result["failure"]
+        return "failed", render(result["failure"], lang)
     try:
         passed, message = judge_case(
             check_module(exercise), case, result["outcome"], exercise, lang
