@@ -2,7 +2,8 @@
 
 One gettext catalog (domain `course`) holds every message the Python side shows a reader: the
 site's build (navigation, badges, the notebook line, the course map) and, through it, the
-pages. Its files, under locales/:
+pages; and the grader's feedback (grader/messages.py reads the same compiled files, in the
+repository, the Gradescope zip and the site's grader wheel). Its files, under locales/:
 
     locales/course.pot                    the messages, extracted from the code by Babel
     locales/<lang>/LC_MESSAGES/course.po  a language's translations (edited by hand)
@@ -26,8 +27,9 @@ DOMAIN = "course"
 DEFAULT = "en"
 LANGUAGES = ("en", "ru", "et")  # the default first; the site builds one copy of the course each
 # Babel's keywords for the calls that say a message: gettext(lang, message), ngettext(lang,
-# singular, plural, n), and the hooks' t(lang, message, **values).
-EXTRACT_KEYWORDS = ("-k", "gettext:2", "-k", "ngettext:2,3", "-k", "t:2")
+# singular, plural, n), the hooks' t(lang, message, **values), and the grader's
+# msg(message, **values) (grader/messages.py: a message kept as data until it is shown).
+EXTRACT_KEYWORDS = ("-k", "gettext:2", "-k", "ngettext:2,3", "-k", "t:2", "-k", "msg")
 
 
 def check_language(lang: str) -> str:

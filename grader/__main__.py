@@ -1,6 +1,6 @@
 """python -m grader: grade a submission (or a folder of them) in a sandbox.
 
-    python -m grader [SUBMISSION] [--exercise ID ...] [--json OUT]
+    python -m grader [SUBMISSION] [--exercise ID ...] [--json OUT] [--lang en|ru|et]
     python -m grader --batch SUBMISSIONS --csv gradebook.csv
 
 SUBMISSION is a folder laid out like exercises/ (the default: your own exercises/) or a
@@ -15,9 +15,12 @@ import json
 import sys
 from pathlib import Path
 
+from translations import from_environment
+
 from .checks import EXERCISES
 from .grade import grade_one
 from .isolation import CHOICES
+from .messages import LANGUAGES, msg, render
 from .report import errors, gradescope_rejected, write_json
 from .sandbox import SandboxError, detect
 
@@ -70,7 +73,22 @@ def parser():
         "--seed", type=int, help="draw the hidden cases from this seed (to reproduce a run)"
     )
     p.add_argument("--quiet", action="store_true", help="print only the score line")
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="the language of the feedback (default: the environment's, LANGUAGE or LANG, "
+        "English if the course does not speak it; English with --json and --batch)",
+    )
     return p
+
+
+def language(args, environ=None):
+    """--lang; else English for what a platform or a gradebook keeps (--json, --batch),
+    and the reader's language (the environment's) for the report printed here."""
+    if args.lang:
+        return args.lang
+    return "en" if args.json or args.batch else from_environment(environ)
 
 
 def read_assignment(path):
@@ -95,6 +113,7 @@ def main(argv=None):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
+    lang = language(args)
     exercises = args.exercise or list(EXERCISES)
     if args.assignment:
         if args.exercise:
@@ -117,18 +136,27 @@ def main(argv=None):
     except SandboxError as exc:
         print(f"grader: {exc}", file=sys.stderr)
         if args.json:  # fail closed, and say why where the learner looks
-            message = f"the autograder has no sandbox to run your code in ({exc})"
-            write_json(args.json, gradescope_rejected(message, exercises, "none"))
+            message = render(
+                msg("the autograder has no sandbox to run your code in ({why})", why=exc), lang
+            )
+            write_json(args.json, gradescope_rejected(message, exercises, "none", lang))
         return 1
     if args.batch:
         from .batch import grade_folder
 
-        return grade_folder(source, sandbox, exercises, args.csv, args.seed, quiet=args.quiet)
-    gradescope, text, results = grade_one(source, sandbox, exercises, args.seed)
+        return grade_folder(
+            source, sandbox, exercises, args.csv, args.seed, quiet=args.quiet, lang=lang
+        )
+    gradescope, text, results = grade_one(source, sandbox, exercises, args.seed, lang)
     if args.json:
         write_json(args.json, gradescope)
     if args.quiet:
-        print(f"Score: {gradescope['score']}/{gradescope['max_score']}")
+        score = msg(
+            "Score: {score}/{max_score}",
+            score=gradescope["score"],
+            max_score=gradescope["max_score"],
+        )
+        print(render(score, lang))
     else:
         print(text)
     broken = errors(results) if results else []

@@ -22,11 +22,11 @@ def csv_cell(value):
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
+def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False, lang="en"):
     """Grade every entry; 0 when all were graded (or refused), 1 if any was not fully graded.
 
     A grader failure on one submission, or a case that could not be run, is recorded in
-    its row (status "error") and the batch goes on.
+    its row (status "error") and the batch goes on. The rows' messages are in `lang`.
     """
     entries = sorted(
         p
@@ -39,7 +39,7 @@ def grade_folder(folder, sandbox, exercises, csv_path, seed=None, quiet=False):
         # of its own: "\xff" typed and the byte 0xff print alike, as may "ada" and "ada.zip".
         learner = _unique(printable(entry.stem if entry.suffix == ".zip" else entry.name), labels)
         try:
-            gradescope, text, results = grading.grade_one(entry, sandbox, exercises, seed)
+            gradescope, text, results = grading.grade_one(entry, sandbox, exercises, seed, lang)
         except SandboxError:
             raise  # the sandbox cannot start at all: no submission could be graded
         except Exception as exc:  # one submission must not stop the class

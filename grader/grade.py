@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import report, similarity
 from .checks import EXERCISES, check_module, judge_case
+from .messages import msg, render
 from .sandbox import SandboxError
 from .submission import Rejected, load
 
@@ -72,14 +73,19 @@ class Budget:
     def run(self, exercise, case):
         """The sandbox's result for one case: {"outcome": ...} or {"failure": message}."""
         if exercise not in self.files:
-            return {"failure": f"{exercise} is not in the submission."}
+            return {"failure": msg("{exercise} is not in the submission.", exercise=exercise)}
         with self.lock:
             skip = self.hangs.get(exercise, 0) >= HANGS_BEFORE_SKIP
         if skip:
-            return {"failure": "not run: earlier cases of this exercise never finished."}
+            return {"failure": msg("not run: earlier cases of this exercise never finished.")}
         left = self.started + self.budget - time.monotonic()
         if left <= 0:
-            return {"failure": f"not run: grading took longer than {self.budget:g} s in total."}
+            budget = f"{self.budget:g}"
+            return {
+                "failure": msg(
+                    "not run: grading took longer than {budget} s in total.", budget=budget
+                )
+            }
         check = check_module(exercise)
         # No case may run past the budget, whatever its own limit.
         wall = min(self.sandbox.limits.wall_seconds, max(left, 0.5))
@@ -97,7 +103,7 @@ class Budget:
         return result
 
 
-def judge(exercise, case, result):
+def judge(exercise, case, result, lang="en"):
     """(status, message) for one case's result: the trusted side's verdict.
 
     status is "passed", "failed" (the learner's code) or "error" (the case could not be
@@ -106,20 +112,25 @@ def judge(exercise, case, result):
     if "error" in result:
         return "error", result["error"]
     if "outcome" not in result:
-        return "failed", result["failure"]
+        return "failed", render(result["failure"], lang)
     try:
-        passed, message = judge_case(check_module(exercise), case, result["outcome"], exercise)
+        passed, message = judge_case(
+            check_module(exercise), case, result["outcome"], exercise, lang
+        )
     except Exception as exc:  # a judge's bug: this case is an error, the run goes on
         return "error", grader_failure(exc, exercise, case)
     return ("passed" if passed else "failed"), message
 
 
-def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS):
+def grade(
+    files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, workers=WORKERS, lang="en"
+):
     """Grade `files` ({exercise file name: bytes}); return the results as a plain dict.
 
     Every case is run; the public ones (published with their answers) are feedback, the
     hidden ones (drawn from `seed`) are the grade (report.scores). Exercises missing from
-    `files` score 0 with a message; `exercises` limits the run.
+    `files` score 0 with a message; `exercises` limits the run. The verdicts' messages are
+    in `lang`.
     """
     exercises = list(exercises or EXERCISES)
     seed = secrets.randbits(64) if seed is None else seed
@@ -131,7 +142,7 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
 
     tests = []
     for (exercise, case), result in zip(jobs, results):
-        status, message = judge(exercise, case, result)
+        status, message = judge(exercise, case, result, lang)
         tests.append(
             {
                 "exercise": exercise,
@@ -153,20 +164,21 @@ def grade(files, sandbox, exercises=None, seed=None, budget=BUDGET_SECONDS, work
     }
 
 
-def grade_one(path, sandbox, exercises, seed):
-    """(gradescope dict, text report, results or None) for the submission at `path`."""
+def grade_one(path, sandbox, exercises, seed, lang="en"):
+    """(gradescope dict, text report, results or None) for the submission at `path`, the
+    messages and the text report in `lang`."""
     label = str(path)
     try:
         files = load(path)
     except Rejected as exc:
         return (
-            report.gradescope_rejected(str(exc), exercises, sandbox.description),
-            report.rejected_text(str(exc), label),
+            report.gradescope_rejected(str(exc), exercises, sandbox.description, lang),
+            report.rejected_text(str(exc), label, lang),
             None,
         )
-    results = grade(files, sandbox, exercises, seed)
+    results = grade(files, sandbox, exercises, seed, lang=lang)
     results["similarity"] = engine_similarity({e: files[e] for e in exercises if e in files})
-    return report.gradescope(results), report.text(results, label), results
+    return report.gradescope(results, lang), report.text(results, label, lang), results
 
 
 def engine_similarity(files):

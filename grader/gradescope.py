@@ -80,7 +80,11 @@ def members():
         ("setup.sh", GRADER / "autograder" / "setup.sh", True),
         ("run_autograder", GRADER / "autograder" / "run_autograder", True),
         ("requirements/grader.txt", ROOT / "requirements" / "grader.txt", False),
+        # the feedback's languages: --lang and its default (translations.py), the catalogs
+        ("translations.py", ROOT / "translations.py", False),
     ]
+    for path in sorted((ROOT / "locales").glob("*/LC_MESSAGES/*.mo")):
+        out.append((path.relative_to(ROOT).as_posix(), path, False))
     for package in ("grader", "grader/checks", "grader/runners", "engine"):
         for path in sorted((ROOT / package).glob("*.py")):
             out.append((f"{package}/{path.name}", path, False))

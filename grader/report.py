@@ -7,6 +7,9 @@ answers, and run by the page's Check button) are reported as feedback worth no p
 Learner text (error messages, file and folder names) reaches every report through
 `shown`, which escapes control characters: no learner can move the cursor, clear the
 screen or start a line of the report.
+
+The learner's lines are in the language asked for (`lang`, grader/messages.py); the
+instructor's (similarity) stay English.
 """
 
 import json
@@ -17,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from .checks import check_module
+from .messages import msg, render
 
 # C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional
 # overrides and isolates that reorder what a terminal or a browser shows.
@@ -67,19 +71,38 @@ def _mark(test):
     return {"passed": "pass", "failed": "FAIL", "error": "ERROR"}[test.get("status", "failed")]
 
 
-def text(results, label):
+def _not_graded(broken, lang):
+    return render(
+        msg(
+            "Not graded: {count} case(s) could not be run, through no fault of the code "
+            "(see ERROR above); grade this submission again.",
+            count=len(broken),
+        ),
+        lang,
+    )
+
+
+def text(results, label, lang="en"):
     """The report a learner reads: per exercise the grade (hidden cases), then each case."""
     per, (score, max_score) = scores(results)
+    grading = msg(
+        "Grading {label}  (isolation: {isolation}, sha256 {sha})",
+        label=shown(label),
+        isolation=results["isolation"],
+        sha=results["sha256"][:12],
+    )
     lines = [
-        f"Grading {shown(label)}  (isolation: {results['isolation']}, "
-        f"sha256 {results['sha256'][:12]})",
-        "Graded: the cases marked [hidden], with inputs drawn afresh on every run.",
-        "The [public] cases are the page's Check: feedback, worth no points.",
+        render(grading, lang),
+        render(
+            msg("Graded: the cases marked [hidden], with inputs drawn afresh on every run."), lang
+        ),
+        render(msg("The [public] cases are the page's Check: feedback, worth no points."), lang),
         "",
     ]
     for exercise in results["exercises"]:
         got, out_of = per[exercise]
-        lines.append(f"{exercise}  {check_module(exercise).TITLE}  {got}/{out_of}")
+        title = render(check_module(exercise).TITLE, lang)
+        lines.append(f"{exercise}  {title}  {got}/{out_of}")
         for test in (t for t in results["tests"] if t["exercise"] == exercise):
             tag = "public" if test["public"] else "hidden"
             lines.append(f"  {_mark(test):5} [{tag}] {test['name']}")
@@ -89,11 +112,15 @@ def text(results, label):
     lines += similarity_lines(results.get("similarity"))
     broken = errors(results)
     if broken:
-        lines.append(
-            f"Not graded: {len(broken)} case(s) could not be run, through no fault of the "
-            "code (see ERROR above); grade this submission again."
-        )
-    lines.append(f"Score: {score}/{max_score}  ({results['seconds']:.1f} s)")
+        lines.append(_not_graded(broken, lang))
+    seconds = f"{results['seconds']:.1f}"
+    score_line = msg(
+        "Score: {score}/{max_score}  ({seconds} s)",
+        score=score,
+        max_score=max_score,
+        seconds=seconds,
+    )
+    lines.append(render(score_line, lang))
     return "\n".join(lines)
 
 
@@ -124,23 +151,30 @@ def similarity_lines(rows):
     return lines + [""]
 
 
-def rejected_text(message, label):
-    return f"Grading {shown(label)}\n\nThe submission was not graded: {shown(message)}\nScore: 0"
+def rejected_text(message, label, lang="en"):
+    lines = [
+        render(msg("Grading {label}", label=shown(label)), lang),
+        "",
+        render(msg("The submission was not graded: {why}", why=shown(message)), lang),
+        render(msg("Score: 0"), lang),
+    ]
+    return "\n".join(lines)
 
 
-def gradescope(results):
-    """Gradescope's results.json: one point per hidden case; public cases worth 0."""
+def gradescope(results, lang="en"):
+    """Gradescope's results.json: one point per hidden case; public cases worth 0; what the
+    learner reads in `lang`."""
     per, (score, max_score) = scores(results)
     tests = []
     for test in results["tests"]:
         public = test["public"]
-        kind = " (public example, not graded)" if public else " (hidden, random inputs)"
+        kind = msg("public example, not graded") if public else msg("hidden, random inputs")
         message = shown(test["message"])
         if test.get("status") == "error":
-            message = f"ERROR, not graded: {message}"
+            message = render(msg("ERROR, not graded: {message}", message=message), lang)
         tests.append(
             {
-                "name": f"{test['exercise']}: {test['name']}{kind}",
+                "name": f"{test['exercise']}: {test['name']} ({render(kind, lang)})",
                 "score": 1 if test["passed"] and not public else 0,
                 "max_score": 0 if public else 1,
                 "status": "passed" if test["passed"] else "failed",
@@ -150,12 +184,22 @@ def gradescope(results):
         )
     summary = ", ".join(f"{e} {s}/{m}" for e, (s, m) in per.items())
     broken = errors(results)
-    output = f"Score {score}/{max_score} (hidden cases): {summary}."
+    output = render(
+        msg(
+            "Score {score}/{max_score} (hidden cases): {summary}.",
+            score=score,
+            max_score=max_score,
+            summary=summary,
+        ),
+        lang,
+    )
     if broken:
-        output = (
-            f"Not graded: {len(broken)} case(s) could not be run, through no fault of your "
-            f"code; the autograder will be run again. {output}"
+        again = msg(
+            "Not graded: {count} case(s) could not be run, through no fault of your code; "
+            "the autograder will be run again.",
+            count=len(broken),
         )
+        output = f"{render(again, lang)} {output}"
     return {
         "score": score,
         "max_score": max_score,
@@ -176,14 +220,14 @@ def gradescope(results):
     }
 
 
-def gradescope_rejected(message, exercises, isolation):
+def gradescope_rejected(message, exercises, isolation, lang="en"):
     max_score = sum(len(check_module(e).hidden_cases(random.Random(0))) for e in exercises)
     message = shown(message)
     return {
         "score": 0,
         "max_score": max_score,
         "execution_time": 0,
-        "output": f"The submission was not graded: {message}",
+        "output": render(msg("The submission was not graded: {why}", why=message), lang),
         "visibility": "visible",
         "tests": [
             {

@@ -9,11 +9,15 @@ precomputed by the site build, `grader/public.py`).
 
 Nothing a child sends is trusted: values are only compared, never used as a count,
 a size or an index beyond what the expectation itself allows.
+
+Texts are messages (`grader.messages.msg`), shown in the reader's language: `verdict`,
+`judge_outcome` and `error_message` take `lang` and render every message once, there.
 """
 
 import math
 from dataclasses import asdict, dataclass, field
 
+from grader.messages import fmt, from_data, msg, render, to_data
 from grader.runners.lists import PACK_BITS, PACK_MOST, PACK_WIDTH  # how the child packs
 
 __all__ = [
@@ -43,14 +47,6 @@ NUMERIC = (1e-6, 1e-8)
 
 MAX_TEXT = 300  # characters kept of any learner-controlled text (error messages, lists)
 EXTRA_ITEMS = 16  # a list may come back this much longer than expected and still be shown
-
-
-def fmt(x):
-    """A number as a learner reads it: short floats as Python prints them, others to 6 digits."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return repr(x)
-    text = repr(float(x))
-    return text if len(text) <= 10 else f"{x:.6g}"
 
 
 def close(received, expected, tol):
@@ -95,6 +91,7 @@ class WantList:
     hint: str = ""
     text: bool = False
     alike: list = field(default_factory=list)
+    label: str = ""  # what the learner calls the list, when its name is a key, not a word
 
 
 @dataclass
@@ -144,21 +141,39 @@ class Expectation:
 # -- judging -------------------------------------------------------------------------------
 
 
-def _judge_number(want, values, hint):
+def _where(setup, lang):
+    """ " (the inputs)" after a message, or nothing."""
+    return f" ({render(setup, lang)})" if setup else ""
+
+
+def _then(message, hint, lang):
+    """The message as a sentence, then the hint (if any)."""
+    hint = render(hint, lang)
+    return f"{message}. {hint}" if hint else message + "."
+
+
+def _judge_number(want, values, hint, lang):
     got = values.get(want.key)
     if got is None:
-        return f"{want.key}: no value came back. {hint}".strip()
+        nothing = render(msg("{name}: no value came back.", name=want.key), lang)
+        return f"{nothing} {render(hint, lang)}".strip()
     if close(got, want.value, want.tol):
         return None
-    where = f" ({want.setup})" if want.setup else ""
-    message = f"{want.label or want.key} is {fmt(got)}, expected {fmt(want.value)}{where}"
+    message = render(
+        msg(
+            "{name} is {got}, expected {expected}",
+            name=want.label or want.key,
+            got=fmt(got),
+            expected=fmt(want.value),
+        ),
+        lang,
+    ) + _where(want.setup, lang)
     advice = _one_advice(
-        advice for bug_value, advice in want.bugs if close(got, bug_value, want.tol)
+        render(advice, lang) for bug_value, advice in want.bugs if close(got, bug_value, want.tol)
     )
     if advice:
-        return _more(f"{message}: {advice}", want.more)
-    message = f"{message}. {hint}".strip() if hint else message + "."
-    return _more(message, want.more)
+        return _more(f"{message}: {advice}", render(want.more, lang))
+    return _more(_then(message, hint, lang), render(want.more, lang))
 
 
 def _one_advice(advices):
@@ -180,6 +195,9 @@ def _whole(x):
     return type(x) is float and math.isfinite(x) and x == int(x)
 
 
+INCOMPLETE = msg("no complete answer came back")
+
+
 def _received_list(name, values, longest):
     """The list sent as len(name), name[i]; or (None, why) when it did not come back whole.
 
@@ -187,12 +205,12 @@ def _received_list(name, values, longest):
     """
     n = values.get(f"len({name})")
     if not _whole(n) or n < 0:
-        return None, "no complete answer came back"
+        return None, INCOMPLETE
     if n > longest:
-        return None, f"it has {int(n)} items, far more than the answer's"
+        return None, msg("it has {count} items, far more than the answer's", count=int(n))
     items = [values.get(f"{name}[{i}]") for i in range(int(n))]
     if not all(_whole(x) for x in items):
-        return None, "no complete answer came back"
+        return None, INCOMPLETE
     return [int(x) for x in items], ""
 
 
@@ -208,37 +226,47 @@ def _without(codes, ignore):
     return [c for c in codes if not (0 <= c < 0x110000 and chr(c) in ignore)]
 
 
-def _judge_list(want, values):
+def _judge_list(want, values, lang):
     expected = list(want.items)
     longest = max([len(expected)] + [len(bug) for bug, _ in want.bugs]) + EXTRA_ITEMS
     got, why = _received_list(want.name, values, longest)
-    where = f" ({want.setup})" if want.setup else ""
+    where = _where(want.setup, lang)
     if got is None:
-        return f"{want.name}: {why}{where}. {want.hint}".strip()
+        name = render(want.label or want.name, lang)
+        return f"{name}: {render(why, lang)}{where}. {render(want.hint, lang)}".strip()
     if got == expected:
         return None
     message = (
-        f"{want.name} is {_show(got, want.text)}, expected {_show(expected, want.text)}{where}"
+        render(
+            msg(
+                "{name} is {got}, expected {expected}",
+                name=want.label or want.name,
+                got=_show(got, want.text),
+                expected=_show(expected, want.text),
+            ),
+            lang,
+        )
+        + where
     )
-    advice = _one_advice(advice for bug, advice in want.bugs if got == list(bug))
+    advice = _one_advice(render(advice, lang) for bug, advice in want.bugs if got == list(bug))
     if advice is None:
         advice = _one_advice(
-            advice
+            render(advice, lang)
             for ignore, advice in want.alike
             if _without(got, ignore) == _without(expected, ignore)
         )
     if advice:
         return f"{message}: {advice}"
-    return f"{message}. {want.hint}".strip() if want.hint else message + "."
+    return _then(message, want.hint, lang)
 
 
 ORDER_ADVICE = {
-    "only the output": "only the output is in the list: visit the children too",
-    "missing": "visit every child of every node you list",
-    "foreign": "list the Values the output was built from, nothing else",
-    "twice": "a node reached twice must be listed once: remember the nodes you visited",
-    "late": "append a node only after all of its children are appended",
-    "last": "the output itself must come last: append a node after its children",
+    "only the output": msg("only the output is in the list: visit the children too"),
+    "missing": msg("visit every child of every node you list"),
+    "foreign": msg("list the Values the output was built from, nothing else"),
+    "twice": msg("a node reached twice must be listed once: remember the nodes you visited"),
+    "late": msg("append a node only after all of its children are appended"),
+    "last": msg("the output itself must come last: append a node after its children"),
 }
 
 
@@ -258,18 +286,30 @@ def _order_problem(want, got):
     if missing:
         only_root = missing == len(needed) - 1 and want.root in first
         key = "only the output" if only_root else "missing"
-        return f"{missing} of its {len(needed)} nodes are missing from the order", key
+        problem = msg(
+            "{missing} of its {count} nodes are missing from the order",
+            missing=missing,
+            count=len(needed),
+        )
+        return problem, key
     foreign = sum(1 for i in got if i not in needed)
     if foreign:
-        return f"the order holds {foreign} item(s) the output does not depend on", "foreign"
+        problem = msg(
+            "the order holds {count} item(s) the output does not depend on", count=foreign
+        )
+        return problem, "foreign"
     if len(got) != len(needed):
-        return f"the length of the order is {len(got)}, expected {len(needed)}", "twice"
+        return _order_length(len(got), len(needed)), "twice"
     late = sum(1 for v in want.needed for c in want.children[v] if first[c] > first[v])
     if late:
-        return f"{late} node(s) are listed before one of their children", "late"
+        return msg("{count} node(s) are listed before one of their children", count=late), "late"
     if got[-1] != want.root:
-        return "the output is not last in the order", "last"
+        return msg("the output is not last in the order"), "last"
     return None
+
+
+def _order_length(got, expected):
+    return msg("the length of the order is {got}, expected {expected}", got=got, expected=expected)
 
 
 def _received_packed(name, values, n):
@@ -285,105 +325,114 @@ def _received_packed(name, values, n):
     return items
 
 
-def _judge_order(want, values, hint):
+def _judge_order(want, values, hint, lang):
     # past this many positions the child sends the length alone (runners/lists.py)
     longest = min(4 * len(want.children) + EXTRA_ITEMS, PACK_MOST)
-    where = f" ({want.setup})" if want.setup else ""
+    where = _where(want.setup, lang)
+    incomplete = f"{want.name}: {render(INCOMPLETE, lang)}{where}."
     n = values.get(f"len({want.name})")
     if not _whole(n) or n < 0:
-        return f"{want.name}: no complete answer came back{where}. {hint}".strip()
+        return f"{incomplete} {render(hint, lang)}".strip()
     if n > longest:
-        problem, key = f"the length of the order is {int(n)}, expected {len(want.needed)}", "twice"
+        problem, key = _order_length(int(n), len(want.needed)), "twice"
     else:
         got = _received_packed(want.name, values, int(n))
         if got is None:
-            return f"{want.name}: no complete answer came back{where}. {hint}".strip()
+            return f"{incomplete} {render(hint, lang)}".strip()
         found = _order_problem(want, got)
         if found is None:
             return None
         problem, key = found
-    advice = want.advice.get(key) or ORDER_ADVICE[key]
-    return f"{problem}{where}: {advice}. {hint}".strip()
+    advice = render(want.advice.get(key) or ORDER_ADVICE[key], lang)
+    return f"{render(problem, lang)}{where}: {advice}. {render(hint, lang)}".strip()
 
 
-def verdict(expectation, values):
+def verdict(expectation, values, lang="en"):
     """(passed, message): do the received `values` ({key: float}) meet `expectation`?
 
-    The message names the first wrong number or list, the inputs, the expected and
-    received values and, when the received values match a known bug, that bug.
+    The message, in `lang`, names the first wrong number or list, the inputs, the expected
+    and received values and, when the received values match a known bug, that bug.
     """
     for want in expectation.wants:
         if isinstance(want, WantList):
-            message = _judge_list(want, values)
+            message = _judge_list(want, values, lang)
         elif isinstance(want, WantOrder):
-            message = _judge_order(want, values, expectation.hint)
+            message = _judge_order(want, values, expectation.hint, lang)
         else:
-            message = _judge_number(want, values, expectation.hint)
+            message = _judge_number(want, values, expectation.hint, lang)
         if message is not None:
-            return False, _diagnose(expectation.patterns, values, message)
+            return False, _diagnose(expectation.patterns, values, message, lang)
     return True, "passed"
 
 
-def _diagnose(patterns, values, message):
+def _diagnose(patterns, values, message, lang):
     """The message with the advice of the one pattern the values match (see _one_advice)."""
     matched = [
         p for p in patterns if all(close(values.get(k), v, p.tol) for k, v in p.match.items())
     ]
-    if len({p.advice for p in matched}) != 1:
+    if len({render(p.advice, lang) for p in matched}) != 1:
         return message
-    pattern = matched[0]
-    if pattern.replace:
-        return pattern.advice
-    if pattern.advice in message:  # the wrong number alone named the same bug
+    advice = render(matched[0].advice, lang)
+    if matched[0].replace:
+        return advice
+    if advice in message:  # the wrong number alone named the same bug
         return message
-    return message.rstrip(".") + f": {pattern.advice}."
+    return message.rstrip(".") + f": {advice}."
 
 
-def error_message(error, filename):
+def error_message(error, filename, lang="en"):
     """Turn an error record from the child (`runners.describe_error`) into a message."""
     kind, text, line = error["type"], error["message"], error["line"]
-    where = f" (line {line} of {filename})" if line else ""
+    where = _where(msg("line {line} of {file}", line=line, file=filename), lang) if line else ""
     if kind == "NotImplementedError":
-        return f"not written yet{where}: {text}" if text else f"not written yet{where}."
+        written = render(msg("not written yet"), lang)
+        return f"{written}{where}: {text}" if text else f"{written}{where}."
     if kind == "RecursionError":
-        return (
-            f"RecursionError{where}: the graph is deeper than Python's recursion limit "
-            "allows your code to go; use an explicit stack instead of recursion."
+        deep = msg(
+            "the graph is deeper than Python's recursion limit allows your code to go; "
+            "use an explicit stack instead of recursion."
         )
-    return f"your code raised {kind}{where}: {text}"
+        return f"RecursionError{where}: {render(deep, lang)}"
+    raised = render(msg("your code raised {kind}", kind=kind), lang)
+    return f"{raised}{where}: {text}"
 
 
-def judge_outcome(expectation, outcome, filename):
-    """(passed, message) for what came back from running a case: numbers or an error."""
+def judge_outcome(expectation, outcome, filename, lang="en"):
+    """(passed, message in `lang`) for what came back from running a case: numbers or an error."""
     if "error" in outcome:
-        return False, error_message(outcome["error"], filename)
+        return False, error_message(outcome["error"], filename, lang)
     invalid = outcome.get("invalid") or {}
     if invalid:
         key = sorted(invalid)[0]
-        return False, (
-            f"{key} is {invalid[key]}, not a plain float: keep .data and .grad as floats "
-            "(return loss.data, not the Value loss)."
+        not_float = msg(
+            "{name} is {value}, not a plain float: keep .data and .grad as floats "
+            "(return loss.data, not the Value loss).",
+            name=key,
+            value=str(invalid[key]),
         )
-    return verdict(expectation, outcome["values"])
+        return False, render(not_float, lang)
+    return verdict(expectation, outcome["values"], lang)
 
 
 # -- as JSON, for the page ---------------------------------------------------------------
 
 
 def to_json(expectation):
-    """The expectation as JSON-ready data (the site ships the public cases' ones)."""
+    """The expectation as JSON-ready data (the site ships the public cases' ones); its
+    messages as {"msg": id, "values": {...}}, rendered on the page in its language."""
     wants = []
     for want in expectation.wants:
         kind = {WantList: "list", WantOrder: "order"}.get(type(want), "number")
-        wants.append({"kind": kind, **asdict(want)})
+        wants.append({"kind": kind, **to_data(asdict(want))})
     return {
         "wants": wants,
-        "hint": expectation.hint,
-        "patterns": [asdict(p) for p in expectation.patterns],
+        "hint": to_data(expectation.hint),
+        "patterns": [to_data(asdict(p)) for p in expectation.patterns],
     }
 
 
 def from_json(data):
+    data = from_data(data)
     wants = []
     for item in data["wants"]:
         fields = {k: v for k, v in item.items() if k != "kind"}

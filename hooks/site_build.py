@@ -182,9 +182,19 @@ PUBLIC_GRADER = (
     "grader/__init__.py",
     "grader/runners",
     "grader/verdict.py",
+    "grader/messages.py",  # the messages in the page's language (with grader_catalogs)
     "grader/public.py",
     "grader/notebook.py",  # a notebook's check cell: the same checks, printed
 )
+
+
+def grader_catalogs(root: Path) -> dict[str, bytes]:
+    """The compiled catalogs the grader's messages are rendered with, as the wheel ships them:
+    grader/locales/<lang>/LC_MESSAGES/course.mo (grader/messages.py reads them there)."""
+    return {
+        f"grader/{path.relative_to(root).as_posix()}": path.read_bytes()
+        for path in sorted((root / "locales").glob("*/LC_MESSAGES/*.mo"))
+    }
 
 
 def public_cases_json() -> bytes:
@@ -233,6 +243,7 @@ def build_wheels(root: Path, dest: Path) -> list[Path]:
     if (root / "grader" / "public.py").is_file():
         files = package_files(root, "grader", only=PUBLIC_GRADER)
         files["grader/public_cases.json"] = public_cases_json()
+        files.update(grader_catalogs(root))
         wheels.append(
             write_wheel(
                 dest,

@@ -174,22 +174,19 @@ def call(target, name, args_json, key=None):
     return json.dumps(_plain(obj(*args)), allow_nan=False)
 
 
-# What grader.public says, in every check, when the learner's file itself does not run.
-_FILE_DID_NOT_RUN = "your file did not run: "
-
-
-def _file_error(checks):
+def _file_error(checks, lang="en"):
     """The one message of a file that did not run (a syntax error...), else None.
 
-    The grader repeats it in every check; the page says it once, above the list.
+    The grader repeats it in every check (grader.public.file_error, in `lang`); the page
+    says it once, above the list.
     """
+    from grader.public import file_error
+
     messages = {c["message"] for c in checks}
     if len(messages) != 1 or any(c["passed"] for c in checks):
         return None
     (message,) = messages
-    if not message.startswith(_FILE_DID_NOT_RUN):
-        return None
-    return message[len(_FILE_DID_NOT_RUN) :]
+    return file_error(message, lang)
 
 
 def prepare_check(exercise_id):
@@ -203,8 +200,9 @@ def prepare_check(exercise_id):
         pass
 
 
-def check_exercise(exercise_id, source):
-    """Run the public checks of `exercise_id` on `source`; return JSON text.
+def check_exercise(exercise_id, source, lang="en"):
+    """Run the public checks of `exercise_id` on `source`, their messages in the page's
+    language `lang`; return JSON text.
 
     {"ok": true, "checks": [{name, passed, message}, ...], "file_error": str | null} or
     {"ok": false, "error": {...}} when the checks themselves could not run, or
@@ -215,7 +213,7 @@ def check_exercise(exercise_id, source):
     try:
         from grader.public import run_public_checks
 
-        checks = run_public_checks(exercise_id, source)  # on the course engine, always
+        checks = run_public_checks(exercise_id, source, lang)  # on the course engine, always
         checks = [
             {
                 "name": str(c["name"]),
@@ -228,7 +226,7 @@ def check_exercise(exercise_id, source):
         return json.dumps({"ok": False, "interrupted": True, "error": None})
     except BaseException as exc:
         return json.dumps(_error(exc))
-    file_error = _file_error(checks) if checks else None
+    file_error = _file_error(checks, lang) if checks else None
     if file_error is not None:
         checks = [{**c, "message": ""} for c in checks]
     return json.dumps({"ok": True, "checks": checks, "file_error": file_error})

@@ -287,8 +287,8 @@ export class PythonClient {
     return reply.value;
   }
 
-  check({ exercise, source, timeLimit = 60, owner, onProgress }) {
-    return this.request({ type: "check", exercise, source }, { timeLimit, owner, onProgress });
+  check({ exercise, source, lang = "en", timeLimit = 60, owner, onProgress }) {
+    return this.request({ type: "check", exercise, source, lang }, { timeLimit, owner, onProgress });
   }
 
   resetNamespace(ns) {

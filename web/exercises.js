@@ -9,6 +9,7 @@
 
 import { zipSync, strToU8 } from "fflate";
 import { getText, setText } from "./editor.js";
+import { pageLanguage } from "./language.js";
 import { button } from "./button.js";
 import { RunBox } from "./runbox.js";
 import { SavedEdit } from "./saved.js";
@@ -150,6 +151,7 @@ class Exercise extends RunBox {
     const { job, promise } = this.ctx.client.check({
       exercise: this.file,
       source,
+      lang: pageLanguage(this.ctx.siteRoot), // the checks' messages in the page's language
       timeLimit: limit,
       owner: { label: t("exercise.owner", { file: this.file }), page: this.ctx.page },
       onProgress: (progress) => this.progress(progress, () => this.output.note(t("exercise.checking"))),

@@ -28,8 +28,9 @@
  */
 
 /**
- * Run `grader.public.run_public_checks(exercise, source)`.
- * @typedef {{type: "check", id: number, exercise: string, source: string}} CheckMessage
+ * Run `grader.public.run_public_checks(exercise, source, lang)`: `lang` is the page's language
+ * ("en", "ru", "et"), the language of the checks' messages.
+ * @typedef {{type: "check", id: number, exercise: string, source: string, lang: string}} CheckMessage
  */
 
 /**

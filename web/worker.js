@@ -200,7 +200,7 @@ async function handleCall({ id, module, ns, name, args }) {
 }
 
 /** @param {import("./protocol.js").CheckMessage} message */
-async function handleCheck({ id, exercise, source }) {
+async function handleCheck({ id, exercise, source, lang }) {
   startOutput(id);
   try {
     await pyodide.loadPackage("grader", QUIET);
@@ -221,7 +221,7 @@ async function handleCheck({ id, exercise, source }) {
   // "executing": Stop's grace and the time limit are for the learner's code alone.
   cellrun.prepare_check(exercise);
   executing(id);
-  const result = JSON.parse(cellrun.check_exercise(exercise, source));
+  const result = JSON.parse(cellrun.check_exercise(exercise, source, lang));
   flush();
   post({
     type: "result",

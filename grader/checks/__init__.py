@@ -36,7 +36,7 @@ EXERCISES = tuple(
 class Check(Protocol):
     """What the trusted side knows of one exercise (`grader/checks/dayNN_slug.py`).
 
-    TITLE         "Day N: ..." as the report shows it
+    TITLE         "Day N: ..." as the report shows it (a message, grader/messages.py, or text)
     ENGINE        {engine module: names hidden from it}, the part of the engine the
                   child gets (grader/engine_view.py); {} for none
 
@@ -56,7 +56,7 @@ class Check(Protocol):
     """
 
     EXERCISE: str
-    TITLE: str
+    TITLE: object  # Message or str
     LESSON: str
     NEEDS_ENGINE: bool
     ENGINE: dict
@@ -90,13 +90,13 @@ def derive(module, exercise_id):
     module.NEEDS_ENGINE = bool(module.ENGINE)
 
 
-def judge_case(check, case, outcome, filename):
-    """(passed, message) for what came back from running `case`: numbers or an error.
+def judge_case(check, case, outcome, filename, lang="en"):
+    """(passed, message in `lang`) for what came back from running `case`: numbers or an error.
 
     The message names a lesson as the course site does, never by its path in the
     repository (grader/lessons.py): the stubs' "Read docs/lessons/...md" included.
     """
-    passed, message = judge_outcome(check.expect(case), outcome, filename)
+    passed, message = judge_outcome(check.expect(case), outcome, filename, lang)
     return passed, site_wording(message)
 
 

@@ -6,6 +6,7 @@ The trusted side makes it, sends it to a child, and judges what comes back.
 
 from dataclasses import replace
 
+from grader.messages import msg
 from grader.verdict import WantList
 
 __all__ = ["case", "central_difference", "uniform", "boundary_row", "then_wants"]
@@ -50,6 +51,6 @@ def then_wants(expect, refusal_case):
             wants.append(replace(want, name=f"then: {want.name}"))
         else:
             label = want.label or want.key
-            setup = f"then, on valid arguments: {want.setup}" if want.setup else ""
+            setup = msg("then, on valid arguments: {setup}", setup=want.setup) if want.setup else ""
             wants.append(replace(want, key=f"then: {want.key}", label=label, setup=setup))
     return wants

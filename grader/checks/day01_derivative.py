@@ -8,11 +8,12 @@ judged to rounding, and a forward difference handed in as a central one is caugh
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, NUMERIC, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 1: the derivative, measured by nudging"
+TITLE = msg("Day 1: the derivative, measured by nudging")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -120,20 +121,34 @@ def expect(case):
     kind, inputs = case["kind"], case["inputs"]
     if kind in ("forward", "central"):
         k, x, h = inputs["k"], inputs["x"], inputs["h"]
-        setup = f"f(x) = {k[0]}x^3 + {k[1]}x^2 + {k[2]}x + {k[3]}, x = {x}, h = {h}"
+        setup = msg(
+            "f(x) = {k3}x^3 + {k2}x^2 + {k1}x + {k0}, x = {x}, h = {h}",
+            k3=k[0],
+            k2=k[1],
+            k1=k[2],
+            k0=k[3],
+            x=x,
+            h=h,
+        )
         fwd, ctr = _forward(k, x, h), _central(k, x, h)
         if kind == "forward":
             bugs = [
-                (ctr, "that is the central difference; the forward one uses f(x + h) and f(x)"),
-                (fwd / 2, "divide by h, the distance between x and x + h"),
+                (
+                    ctr,
+                    msg("that is the central difference; the forward one uses f(x + h) and f(x)"),
+                ),
+                (fwd / 2, msg("divide by h, the distance between x and x + h")),
             ]
             want = Want("slope", fwd, CLOSED, setup, bugs)
         else:
             bugs = [
-                (2 * ctr, "divide by 2 * h: the two points x - h and x + h are 2h apart"),
+                (2 * ctr, msg("divide by 2 * h: the two points x - h and x + h are 2h apart")),
                 (
                     fwd,
-                    "that is the forward difference; the central one compares f(x + h) with f(x - h)",
+                    msg(
+                        "that is the forward difference; the central one compares f(x + h) "
+                        "with f(x - h)"
+                    ),
                 ),
             ]
             want = Want("slope", ctr, CLOSED, setup, bugs)
@@ -141,14 +156,15 @@ def expect(case):
     if kind == "exp":
         x, h = inputs["x"], inputs["h"]
         expected = math.exp(x) * math.sinh(h) / h  # (e^(x+h) - e^(x-h)) / 2h, exactly
-        bugs = [(2 * expected, "divide by 2 * h, not h")]
-        return Expectation([Want("slope", expected, CLOSED, f"f = exp, x = {x}, h = {h}", bugs)])
+        bugs = [(2 * expected, msg("divide by 2 * h, not h"))]
+        setup = msg("f = exp, x = {x}, h = {h}", x=x, h=h)
+        return Expectation([Want("slope", expected, CLOSED, setup, bugs)])
     if kind == "default_h":
-        setup = f"f = sin, x = {inputs['x']}, no h given (the default is 1e-5)"
+        setup = msg("f = sin, x = {x}, no h given (the default is 1e-5)", x=inputs["x"])
         return Expectation([Want("slope", math.cos(inputs["x"]), NUMERIC, setup)])
     a, b, c = inputs["point"]
-    setup = f"f(a, b, c) = a*b + c at a = {a}, b = {b}, c = {c}"
-    all_dials = "it looks as if every input was nudged at once: change only inputs[i]"
+    setup = msg("f(a, b, c) = a*b + c at a = {a}, b = {b}, c = {c}", a=a, b=b, c=c)
+    all_dials = msg("it looks as if every input was nudged at once: change only inputs[i]")
     total = a + b + 1.0
     wants = [
         Want("d/da", b, NUMERIC, setup, [(total, all_dials)]),
@@ -156,9 +172,16 @@ def expect(case):
         Want("d/dc", 1.0, NUMERIC, setup, [(total, all_dials)]),
     ]
     if kind == "keeps_inputs":
-        changed = "partial_derivative changed the list it was given: nudge copies of it"
+        changed = msg("partial_derivative changed the list it was given: nudge copies of it")
         wants = [
-            Want(f"inputs[{i}] afterwards", x, EXACT, setup, more=changed)
+            Want(
+                f"inputs[{i}] afterwards",
+                x,
+                EXACT,
+                setup,
+                label=msg("inputs[{i}] afterwards", i=i),
+                more=changed,
+            )
             for i, x in enumerate(inputs["point"])
         ]
     return Expectation(wants)

@@ -7,12 +7,13 @@ closed form: each local derivative at its own input, multiplied along the chain.
 
 import math
 
+from grader.messages import msg
 from grader.runners.day02_chain_rule import link
 from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 2: the chain rule as gear ratios"
+TITLE = msg("Day 2: the chain rule as gear ratios")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -95,7 +96,9 @@ def _analyse(specs, x):
 
 def _describe(specs, x):
     parts = [s[0] if s[0] != "affine" else f"{s[1]}*v + {s[2]}" for s in specs]
-    return f"links {' -> '.join(parts) or '(none)'}, x = {x}"
+    if not parts:
+        return msg("links (none), x = {x}", x=x)
+    return msg("links {links}, x = {x}", links=" -> ".join(parts), x=x)
 
 
 def expect(case):
@@ -107,10 +110,12 @@ def expect(case):
         # A likely bug: each ratio evaluated at the link's output instead of its input.
         at_output = math.prod(link(s)[1](vals[k + 1]) for k, s in enumerate(specs))
         bugs = [
-            (sum(ratios), "the ratios along a chain multiply; you seem to add them"),
+            (sum(ratios), msg("the ratios along a chain multiply; you seem to add them")),
             (
                 at_output,
-                "evaluate each df at the value going INTO its link, before you update the value",
+                msg(
+                    "evaluate each df at the value going INTO its link, before you update the value"
+                ),
             ),
         ]
         if abs(at_output - product) < 1e-12 * max(1.0, abs(product)):
@@ -134,12 +139,15 @@ def expect(case):
             [
                 (
                     float(n),
-                    "include the output itself: its sensitivity to itself is 1.0, last in the list",
+                    msg(
+                        "include the output itself: its sensitivity to itself is 1.0, last in "
+                        "the list"
+                    ),
                 )
             ],
         )
     ]
     wants += [Want(f"sensitivity[{k}]", e, CLOSED, setup) for k, e in enumerate(expected)]
     return Expectation(
-        wants, hint="The list runs from the input (first) to the output (last, 1.0)."
+        wants, hint=msg("The list runs from the input (first) to the output (last, 1.0).")
     )

@@ -6,11 +6,12 @@ text of `expression(v)`, all as character codes, which the judge turns back into
 compares with what it builds from the case itself.
 """
 
+from grader.messages import Message, msg
 from grader.verdict import EXACT, Expectation, Pattern, Want, WantList, fmt
 
 from .cases import case, uniform
 
-TITLE = "Day 3: a Value that remembers"
+TITLE = msg("Day 3: a Value that remembers")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -74,11 +75,11 @@ def hidden_cases(rng):
 
 # How the child names the Values in a _prev (runners/day03_value.py): the case's own by
 # their names, another Value as V, anything else as ?.
-KNOWN = "(V stands for a Value of your class, ? for anything else)"
+KNOWN = msg("(V stands for a Value of your class, ? for anything else)")
 
 
 def _text(name, text, setup, hint, more="", bugs=()):
-    hint = f"{hint} {more}".strip()
+    hint = msg("{hint} {more}", hint=hint, more=more) if more else hint
     return WantList(
         name,
         [ord(ch) for ch in text],
@@ -102,35 +103,51 @@ def _formula(leaves, ops):
 
 def expect(case):
     kind, inp = case["kind"], case["inputs"]
-    data_note = "store the child Values themselves in _prev, not their numbers"
+    data_note = msg("store the child Values themselves in _prev, not their numbers")
     if kind == "binary":
         a, b, op = inp["a"], inp["b"], inp["op"]
-        setup = f"a = {a}, b = {b}, out = a {op} b"
-        prev = f"_prev must be the tuple (self, other), the operands themselves: {data_note}"
+        setup = msg("a = {a}, b = {b}, out = a {op} b", a=a, b=b, op=op)
+        prev = msg(
+            "_prev must be the tuple (self, other), the operands themselves: {note}",
+            note=data_note,
+        )
         return Expectation(
             [
                 Want("out.data", a + b if op == "+" else a * b, EXACT, setup),
-                _text("out._op", op, setup, f'_op must be the string "{op}"'),
+                _text("out._op", op, setup, msg('_op must be the string "{op}"', op=op)),
                 _text(
-                    "out._prev", "ab", setup, prev, bugs=[("ba", "a comes first: (self, other)")]
+                    "out._prev",
+                    "ab",
+                    setup,
+                    prev,
+                    bugs=[("ba", msg("a comes first: (self, other)"))],
                 ),
             ]
         )
     if kind == "numbers":
         a, n = inp["a"], inp["n"]
-        wrap = "wrap the plain number in a Value and keep it in _prev next to a"
+        wrap = msg("wrap the plain number in a Value and keep it in _prev next to a")
         wants = []
         for text in ("a + n", "a * n", "n + a", "n * a"):
-            setup = f"a = Value({a}), n = {n}, out = {text}"
+            setup = msg("a = Value({a}), n = {n}, out = {text}", a=a, n=n, text=text)
             wants += [
                 Want(f"({text}).data", a + n if "+" in text else a * n, EXACT, setup),
                 _text(f"({text})._prev", "Va", setup, wrap, KNOWN),
-                Want(f"({text}): the number's Value .data", n, EXACT, setup, more=wrap),
+                Want(
+                    f"({text}): the number's Value .data",
+                    n,
+                    EXACT,
+                    setup,
+                    label=msg("({text}): the number's Value .data", text=text),
+                    more=wrap,
+                ),
             ]
         return Expectation(wants)
     if kind == "chain":
         a, b, c, f = (inp[k] for k in "abcf")
-        setup = f"a = {a}, b = {b}, c = {c}, f = {f}; e = a*b, d = e + c, L = d*f"
+        setup = msg(
+            "a = {a}, b = {b}, c = {c}, f = {f}; e = a*b, d = e + c, L = d*f", a=a, b=b, c=c, f=f
+        )
         e = a * b
         d = e + c
         wants = [
@@ -139,17 +156,26 @@ def expect(case):
             Want("L.data", d * f, EXACT, setup),
         ]
         for node, op, prev in (("L", "*", "df"), ("d", "+", "ec"), ("e", "*", "ab")):
-            wrong = f"{node}._prev and ._op are wrong: {data_note}"
+            wrong = msg("{node}._prev and ._op are wrong: {note}", node=node, note=data_note)
             wants += [
                 _text(f"{node}._op", op, setup, wrong),
                 _text(f"{node}._prev", prev, setup, wrong),
             ]
         return Expectation(wants)
     expected = _formula(inp["leaves"], inp["ops"])
-    leaves = ", ".join(f"{n or 'unlabelled'} = {fmt(x)}" for n, x in inp["leaves"])
-    parentheses = "wrap every operation, the outermost included, in one pair of parentheses"
-    spaces = "put one space on each side of the operation"
-    not_text = 'expression(v) must return a str, such as "((a * b) + c)".'
+    # the leaves, "a = 2.0, unlabelled = 3.0": a message of its values alone
+    leaves = Message(
+        "{leaves}",
+        {
+            "leaves": [
+                f"{n} = {fmt(x)}" if n else msg("unlabelled = {value}", value=fmt(x))
+                for n, x in inp["leaves"]
+            ]
+        },
+    )
+    parentheses = msg("wrap every operation, the outermost included, in one pair of parentheses")
+    spaces = msg("put one space on each side of the operation")
+    not_text = msg('expression(v) must return a str, such as "((a * b) + c)".')
     return Expectation(
         [
             WantList(

@@ -4,11 +4,12 @@ The judge uses the closed forms dL/da = b f, dL/db = a f, dL/dc = f, dL/df = a b
 dL/de = dL/dd = f, and for one_step the forward pass at the moved point.
 """
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 4: the backward pass by hand"
+TITLE = msg("Day 4: the backward pass by hand")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -52,7 +53,7 @@ def _grads(a, b, c, f):
 def expect(case):
     inp = case["inputs"]
     a, b, c, f = inp["a"], inp["b"], inp["c"], inp["f"]
-    setup = f"a = {a}, b = {b}, c = {c}, f = {f}"
+    setup = msg("a = {a}, b = {b}, c = {c}, f = {f}", a=a, b=b, c=c, f=f)
     g = _grads(a, b, c, f)
     if case["kind"] == "step":
         s = inp["step"]
@@ -62,17 +63,29 @@ def expect(case):
         bugs = [
             (
                 (back[0] * back[1] + back[2]) * back[3],
-                "the leaves moved against their gradients: move each by +step * gradient",
+                msg("the leaves moved against their gradients: move each by +step * gradient"),
             ),
-            ((a * b + c) * f, "L did not change: recompute the forward pass at the moved values"),
+            (
+                (a * b + c) * f,
+                msg("L did not change: recompute the forward pass at the moved values"),
+            ),
         ]
         return Expectation(
-            [Want("L after the step", expected, CLOSED, f"{setup}, step = {s}", bugs)]
+            [
+                Want(
+                    "L after the step",
+                    expected,
+                    CLOSED,
+                    msg("{setup}, step = {step}", setup=setup, step=s),
+                    bugs,
+                    label=msg("L after the step"),
+                )
+            ]
         )
-    swap = "the gradient of a product is the OTHER factor times the gradient above"
-    no_up = "multiply the local ratio by the gradient of the node above (the chain rule)"
+    swap = msg("the gradient of a product is the OTHER factor times the gradient above")
+    no_up = msg("multiply the local ratio by the gradient of the node above (the chain rule)")
     bugs = {
-        "L": [(0.0, "dL/dL is 1.0: L moves exactly as much as L")],
+        "L": [(0.0, msg("dL/dL is 1.0: L moves exactly as much as L"))],
         "d": [(a * b + c, swap)],
         "f": [(f, swap)],
         "e": [(1.0, no_up)],
@@ -90,4 +103,5 @@ def expect(case):
         )
         for n in NAMES
     ]
-    return Expectation(wants, hint='Return a dict with the keys "L", "d", "f", "e", "c", "a", "b".')
+    keys = '"L", "d", "f", "e", "c", "a", "b"'
+    return Expectation(wants, hint=msg("Return a dict with the keys {keys}.", keys=keys))

@@ -5,12 +5,13 @@ inputs' .grad) with exact expected values, then inside whole expressions through
 given backward(): reuse, a diamond, a deep chain and fresh random graphs.
 """
 
+from grader.messages import msg
 from grader.verdict import EXACT, Expectation, Want
 
 from .cases import case, uniform
 from .programs import expect_program
 
-TITLE = "Day 5: _backward of add and mul"
+TITLE = msg("Day 5: _backward of add and mul")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -99,16 +100,17 @@ def expect(case):
             wants += _op_wants(i, s)
         return Expectation(wants)
     x, g = inputs["x"], inputs["g"]
-    assign = "x is used twice, so x.grad must collect two shares; `=` keeps only the last: use `+=`"
+    assign = msg(
+        "x is used twice, so x.grad must collect two shares; `=` keeps only the last: use `+=`"
+    )
+    twice = "x = {x}, out = x {op} x, out.grad = {g}"  # no words: the same in every language
     wants = [
-        Want(
-            "x + x: x.grad", 2.0 * g, EXACT, f"x = {x}, out = x + x, out.grad = {g}", [(g, assign)]
-        ),
+        Want("x + x: x.grad", 2.0 * g, EXACT, twice.format(x=x, op="+", g=g), [(g, assign)]),
         Want(
             "x * x: x.grad",
             2.0 * x * g,
             EXACT,
-            f"x = {x}, out = x * x, out.grad = {g}",
+            twice.format(x=x, op="*", g=g),
             [(x * g, assign)],
         ),
     ]
@@ -117,13 +119,15 @@ def expect(case):
 
 def _op_wants(i, s):
     op, a, b, g, a0, b0 = s["op"], s["a"], s["b"], s["g"], s["a0"], s["b0"]
-    setup = f"a = {a}, b = {b}, out = a {op} b, out.grad = {g}"
+    setup = f"a = {a}, b = {b}, out = a {op} b, out.grad = {g}"  # no words
     if a0 or b0:
-        setup += f", a.grad was {a0} and b.grad was {b0} before"
-    assign = "did you write `=` where gradients must accumulate with `+=`?"
-    upstream = "did you forget to multiply by out.grad (the chain rule)?"
-    flip = "the sign is flipped: the gradient of a sum or product adds, never subtracts"
-    empty = "nothing was added to .grad: is the body of _backward empty?"
+        setup = msg(
+            "{setup}, a.grad was {a0} and b.grad was {b0} before", setup=setup, a0=a0, b0=b0
+        )
+    assign = msg("did you write `=` where gradients must accumulate with `+=`?")
+    upstream = msg("did you forget to multiply by out.grad (the chain rule)?")
+    flip = msg("the sign is flipped: the gradient of a sum or product adds, never subtracts")
+    empty = msg("nothing was added to .grad: is the body of _backward empty?")
     if op == "+":
         da, db = g, g
         swap_a, swap_b = None, None
@@ -146,8 +150,12 @@ def _op_wants(i, s):
                 0,
                 (
                     start + swapped,
-                    f"the swapper gives {name} the other input's data: "
-                    f"{name}.grad += {other}.data * out.grad",
+                    msg(
+                        "the swapper gives {name} the other input's data: "
+                        "{name}.grad += {other}.data * out.grad",
+                        name=name,
+                        other=other,
+                    ),
                 ),
             )
         wants.append(Want(f"{i}:{name}.grad", start + d, EXACT, setup, bugs, f"{name}.grad"))

@@ -5,10 +5,12 @@ output last), never against one particular order; backward() by exact gradients 
 product, reuse, a diamond, a deep chain and fresh random graphs.
 """
 
+from grader.messages import msg
+
 from .cases import case, uniform
 from .programs import catches, expect_order, expect_program, order_graph
 
-TITLE = "Day 6: topological order and backward()"
+TITLE = msg("Day 6: topological order and backward()")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -122,4 +124,4 @@ def expect(case):
         return expect_program(case["inputs"]["program"], MODES)
     program = case["inputs"]["program"]
     n = len(order_graph(program)[1])
-    return expect_order(program, f"a graph of {n} Values")
+    return expect_order(program, msg("a graph of {count} Values", count=n))

@@ -8,11 +8,12 @@ the challenge; for zero_grad, the gradients of d = a*b + a, which are (b + 1, a)
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 7: the accumulation trap"
+TITLE = msg("Day 7: the accumulation trap")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine's
 # zero_grad is this exercise, and the challenge is worked out on paper, not by backward().
 ENGINE = {"value": ("zero_grad",)}
@@ -71,19 +72,20 @@ def expect(case):
         bugs = [
             (
                 math.prod(x for r in roads for x in r),
-                "roads add up: multiply along a road, then add the roads",
+                msg("roads add up: multiply along a road, then add the roads"),
             ),
             (
                 sum(x for r in roads for x in r),
-                "along one road the ratios multiply, they do not add",
+                msg("along one road the ratios multiply, they do not add"),
             ),
         ]
         bugs = [bug for bug in bugs if abs(bug[0] - expected) > 1e-9 * max(1.0, abs(expected))]
-        return Expectation([Want("gradient", expected, CLOSED, f"roads = {roads}", bugs)])
+        setup = msg("roads = {roads}", roads=str(roads))
+        return Expectation([Want("gradient", expected, CLOSED, setup, bugs)])
     if kind == "challenge":
         a, b, c = inp["a"], inp["b"], inp["c"]
         u, s = a * b + c, a + b
-        setup = f"a = {a}, b = {b}, c = {c}: u = a*b + c = {u:g}, s = a + b = {s:g}"
+        setup = f"a = {a}, b = {b}, c = {c}: u = a*b + c = {u:g}, s = a + b = {s:g}"  # no words
         wants = [
             Want(
                 "dL/da",
@@ -91,8 +93,8 @@ def expect(case):
                 CLOSED,
                 setup,
                 [
-                    (s * b, "a also reaches L through s = a + b: add u * 1"),
-                    (u, "a also reaches L through u = a*b + c: add s * b"),
+                    (s * b, msg("a also reaches L through s = a + b: add u * 1")),
+                    (u, msg("a also reaches L through u = a*b + c: add s * b")),
                 ],
             ),
             Want(
@@ -101,25 +103,55 @@ def expect(case):
                 CLOSED,
                 setup,
                 [
-                    (s * a, "b also reaches L through s = a + b: add u * 1"),
-                    (u, "b also reaches L through u = a*b + c: add s * a"),
+                    (s * a, msg("b also reaches L through s = a + b: add u * 1")),
+                    (u, msg("b also reaches L through u = a*b + c: add s * a")),
                 ],
             ),
             Want(
-                "dL/dc", s, CLOSED, setup, [(u, "c reaches L only through u, with ratio dL/du = s")]
+                "dL/dc",
+                s,
+                CLOSED,
+                setup,
+                [(u, msg("c reaches L only through u, with ratio dL/du = s"))],
             ),
         ]
         for want in wants:
             want.bugs = [bug for bug in want.bugs if abs(bug[0] - want.value) > 1e-9]
         return Expectation(wants)
     a, b = inp["a"], inp["b"]
-    setup = f"a = {a}, b = {b}, d = a*b + a"
-    not_zeroed = "zero_grad must set .grad of every Value in the list to 0.0"
+    setup = f"a = {a}, b = {b}, d = a*b + a"  # no words
+    not_zeroed = msg("zero_grad must set .grad of every Value in the list to 0.0")
     return Expectation(
         [
-            Want("a.grad after zero_grad", 0.0, EXACT, setup, [(2 * (b + 1), not_zeroed)]),
-            Want("b.grad after zero_grad", 0.0, EXACT, setup, [(2 * a, not_zeroed)]),
-            Want("a.grad after one more backward", b + 1.0, CLOSED, setup),
-            Want("b.grad after one more backward", a, CLOSED, setup),
+            Want(
+                "a.grad after zero_grad",
+                0.0,
+                EXACT,
+                setup,
+                [(2 * (b + 1), not_zeroed)],
+                label=msg("{name}.grad after zero_grad", name="a"),
+            ),
+            Want(
+                "b.grad after zero_grad",
+                0.0,
+                EXACT,
+                setup,
+                [(2 * a, not_zeroed)],
+                label=msg("{name}.grad after zero_grad", name="b"),
+            ),
+            Want(
+                "a.grad after one more backward",
+                b + 1.0,
+                CLOSED,
+                setup,
+                label=msg("{name}.grad after one more backward", name="a"),
+            ),
+            Want(
+                "b.grad after one more backward",
+                a,
+                CLOSED,
+                setup,
+                label=msg("{name}.grad after one more backward", name="b"),
+            ),
         ]
     )

@@ -8,12 +8,13 @@ checked through backward() and for being built from the primitives.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want, WantList
 
 from .cases import case, central_difference, uniform
 from .programs import catches, expect_program
 
-TITLE = "Day 8: pow, exp, tanh, relu; neg, sub and div"
+TITLE = msg("Day 8: pow, exp, tanh, relu; neg, sub and div")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -169,13 +170,20 @@ def expect(case):
     if kind == "program":
         return expect_program(inputs["program"], MODES, tol=CLOSED)
     if kind == "primitives":
-        advice = (
+        advice = msg(
             "build it from the operations you have (for example a - b is a + (-b)), so its "
             "gradient flows through their _backward and needs no new one"
         )
-        setup = f"a = {inputs['a']}, b = {inputs['b']}"
+        setup = f"a = {inputs['a']}, b = {inputs['b']}"  # no words
         wants = [
-            WantList(f"the ops of {name}", [ord(c) for c in ops], setup, hint=advice, text=True)
+            WantList(
+                f"the ops of {name}",
+                [ord(c) for c in ops],
+                setup,
+                hint=advice,
+                text=True,
+                label=msg("the ops of {name}", name=name),
+            )
             for name, ops in PRIMITIVE_OPS.items()
         ]
         return Expectation(wants)
@@ -192,23 +200,29 @@ def _op_want(i, s):
         local = central_difference(lambda t: f(t, k), x, h=1e-6)
         tol = NUMERIC
     expr = f"x ** {k}" if op == "pow" else f"x.{op}()"
-    setup = f"x = {x}, out = {expr}, out.grad = {g}"
+    setup = f"x = {x}, out = {expr}, out.grad = {g}"  # no words
     if x0:
-        setup += f", x.grad was {x0} before"
+        setup = msg("{setup}, x.grad was {x0} before", setup=setup, x0=x0)
     bugs = [
-        (x0 + local, "did you forget to multiply by out.grad (the chain rule)?"),
-        (x0 - local * g, "the sign is flipped"),
-        (x0, "nothing was added to x.grad: is the body of _backward empty?"),
+        (x0 + local, msg("did you forget to multiply by out.grad (the chain rule)?")),
+        (x0 - local * g, msg("the sign is flipped")),
+        (x0, msg("nothing was added to x.grad: is the body of _backward empty?")),
     ]
     if x0:
-        bugs.insert(0, (local * g, "did you write `=` where gradients must accumulate with `+=`?"))
+        assign = msg("did you write `=` where gradients must accumulate with `+=`?")
+        bugs.insert(0, (local * g, assign))
     if op == "relu" and x == 0.0:
-        bugs.insert(0, (x0 + g, "relu'(0) is 0 in this course: pass gradient only where x > 0"))
+        at_zero = msg("relu'(0) is 0 in this course: pass gradient only where x > 0")
+        bugs.insert(0, (x0 + g, at_zero))
     if op == "pow":
-        bugs.append((x0 + k * x**k * g, "the power rule is k * x ** (k - 1), not k * x ** k"))
-        bugs.append((x0 + x ** (k - 1) * g, "the power rule keeps the factor k: k * x ** (k - 1)"))
+        times_x = msg("the power rule is k * x ** (k - 1), not k * x ** k")
+        without_k = msg("the power rule keeps the factor k: k * x ** (k - 1)")
+        bugs.append((x0 + k * x**k * g, times_x))
+        bugs.append((x0 + x ** (k - 1) * g, without_k))
     if op == "tanh":
-        bugs.append((x0 + (1.0 - x * x) * g, "use 1 - tanh(x) ** 2 (out.data), not 1 - x ** 2"))
+        not_x = msg("use 1 - tanh(x) ** 2 (out.data), not 1 - x ** 2")
+        bugs.append((x0 + (1.0 - x * x) * g, not_x))
     if op == "exp":
-        bugs.append((x0 + x * g, "the derivative of exp(x) is exp(x) itself (out.data)"))
+        itself = msg("the derivative of exp(x) is exp(x) itself (out.data)")
+        bugs.append((x0 + x * g, itself))
     return Want(f"{i}:x.grad", x0 + local * g, tol, setup, bugs, "x.grad")

@@ -5,11 +5,12 @@ for both signs of the gradient (the sign table of the lesson), with .grad untouc
 and the loss of a bowl must go down.
 """
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 9: one step of gradient descent"
+TITLE = msg("Day 9: one step of gradient descent")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.optim's SGD.step() is this exercise.
 ENGINE = {"value": ()}
@@ -77,17 +78,28 @@ def expect(case):
         x, y = inputs["x"], inputs["y"]
         gx, gy = 2.0 * (x - 3.0), 2.0 * (y + 1.0)
         nx, ny = x - lr * gx, y - lr * gy
-        setup = f"loss = (x - 3)**2 + (y + 1)**2 at x = {x}, y = {y}, learning_rate = {lr}"
-        uphill = "the parameter moved uphill: descent subtracts learning_rate * grad"
+        setup = msg(
+            "loss = (x - 3)**2 + (y + 1)**2 at x = {x}, y = {y}, learning_rate = {lr}",
+            x=x,
+            y=y,
+            lr=lr,
+        )
+        uphill = msg("the parameter moved uphill: descent subtracts learning_rate * grad")
         wants = [
             Want("x.data", nx, CLOSED, setup, [(x + lr * gx, uphill)]),
             Want("y.data", ny, CLOSED, setup, [(y + lr * gy, uphill)]),
-            Want("loss after", (nx - 3.0) ** 2 + (ny + 1.0) ** 2, CLOSED, setup),
+            Want(
+                "loss after",
+                (nx - 3.0) ** 2 + (ny + 1.0) ** 2,
+                CLOSED,
+                setup,
+                label=msg("loss after"),
+            ),
         ]
         return Expectation(wants)
     wants = []
     for i, (data, grad) in enumerate(inputs["params"]):
-        setup = f"p{i}.data = {data}, p{i}.grad = {grad}, learning_rate = {lr}"
+        setup = f"p{i}.data = {data}, p{i}.grad = {grad}, learning_rate = {lr}"  # no words
         if kind == "keeps_grad":
             wants.append(
                 Want(
@@ -95,18 +107,31 @@ def expect(case):
                     grad,
                     EXACT,
                     setup,
-                    [(0.0, "the step must not clear .grad: zeroing is a separate job (day 13)")],
+                    [
+                        (
+                            0.0,
+                            msg(
+                                "the step must not clear .grad: zeroing is a separate job (day 13)"
+                            ),
+                        )
+                    ],
                 )
             )  # and the step itself, below: leaving everything alone keeps .grad too
         bugs = [
             (
                 data + lr * grad,
-                "the parameter moved uphill: descent subtracts learning_rate * grad",
+                msg("the parameter moved uphill: descent subtracts learning_rate * grad"),
             ),
-            (data - grad, "the step forgot the learning rate: p.data -= learning_rate * p.grad"),
-            (-lr * grad, "p.data was replaced, not changed: p.data -= learning_rate * p.grad"),
-            (data - lr * data, "the step used p.data where it needs p.grad"),
-            (data, "p.data did not change: does the step write back to p.data?"),
+            (
+                data - grad,
+                msg("the step forgot the learning rate: p.data -= learning_rate * p.grad"),
+            ),
+            (
+                -lr * grad,
+                msg("p.data was replaced, not changed: p.data -= learning_rate * p.grad"),
+            ),
+            (data - lr * data, msg("the step used p.data where it needs p.grad")),
+            (data, msg("p.data did not change: does the step write back to p.data?")),
         ]
         if grad == 0.0:
             bugs = []

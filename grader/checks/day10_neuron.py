@@ -7,11 +7,12 @@ d out/d b = phi'(z), for ReLU (alive and dead), tanh and linear neurons.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, then_wants, uniform
 
-TITLE = "Day 10: one neuron"
+TITLE = msg("Day 10: one neuron")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.nn's Neuron is this exercise.
 ENGINE = {"value": ()}
@@ -124,8 +125,9 @@ def expect(case):
             "raised ValueError",
             1.0,
             CLOSED,
-            f"x = {inputs['x']}, w = {inputs['w']}, act = {inputs['act']!r}",
-            [(0.0, "check the lengths and the activation name first, and raise ValueError")],
+            f"x = {inputs['x']}, w = {inputs['w']}, act = {inputs['act']!r}",  # no words
+            [(0.0, msg("check the lengths and the activation name first, and raise ValueError"))],
+            label=msg("raised ValueError"),
         )
         return Expectation([want, *then_wants(expect, case)])
     x, w, b, act = inputs["x"], inputs["w"], inputs["b"], inputs["act"]
@@ -137,7 +139,7 @@ def expect(case):
         slope = 1.0 - out * out
     else:
         out, slope = z, 1.0
-    setup = f"x = {x}, w = {w}, b = {b}, act = {act!r}"
+    setup = f"x = {x}, w = {w}, b = {b}, act = {act!r}"  # no words
     wants = [
         Want(
             "out",
@@ -145,8 +147,8 @@ def expect(case):
             CLOSED,
             setup,
             [
-                (z, f"the {act} activation was not applied to z"),
-                (z - b, "the bias b was left out of the sum"),
+                (z, msg("the {act} activation was not applied to z", act=act)),
+                (z - b, msg("the bias b was left out of the sum")),
             ],
         )
     ]
@@ -160,7 +162,7 @@ def expect(case):
                 [
                     (
                         wi * slope,
-                        "a weight's gradient is its input times phi'(z): are w and x swapped?",
+                        msg("a weight's gradient is its input times phi'(z): are w and x swapped?"),
                     )
                 ],
             )
@@ -172,7 +174,7 @@ def expect(case):
             slope,
             CLOSED,
             setup,
-            [(0.0, "the bias gets no gradient: is it part of the sum?")],
+            [(0.0, msg("the bias gets no gradient: is it part of the sum?"))],
         )
     )
     return Expectation(wants)

@@ -6,11 +6,12 @@ outputs, and for L = sum_j c_j * out_j the gradients of every weight, bias and i
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 11: a layer and an MLP"
+TITLE = msg("Day 11: a layer and an MLP")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.nn's Layer and MLP are this exercise.
 ENGINE = {"value": ()}
@@ -149,7 +150,7 @@ def expect(case):
                     [
                         (
                             float(only_weights),
-                            "the biases are missing: each neuron has n_in weights plus 1 bias",
+                            msg("the biases are missing: each neuron has n_in weights plus 1 bias"),
                         )
                     ],
                 )
@@ -170,17 +171,18 @@ def expect(case):
             float(len(outs)),
             EXACT,
             setup,
-            [(0.0, "return a list of outputs, one Value per neuron of the last layer")],
+            [(0.0, msg("return a list of outputs, one Value per neuron of the last layer"))],
         )
     ]
     if case["kind"] == "dense":
         wants += [Want(f"out[{j}]", o, CLOSED, setup) for j, o in enumerate(outs)]
     else:
         lin, _ = _forward_backward(inputs["x"], layers, ["linear"] * len(layers), upstream)
-        bugs = [(lin[0], "every layer but the last must end in ReLU")] if lin[0] != outs[0] else []
+        relu = msg("every layer but the last must end in ReLU")
+        bugs = [(lin[0], relu)] if lin[0] != outs[0] else []
         if outs[0] < 0:
             bugs.append(
-                (0.0, "the last layer must be linear: a ReLU on the output cannot go below 0")
+                (0.0, msg("the last layer must be linear: a ReLU on the output cannot go below 0"))
             )
         wants.append(Want("y", outs[0], CLOSED, setup, bugs))
     wants += [Want(k, v, CLOSED, setup) for k, v in grads.items()]

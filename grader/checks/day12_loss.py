@@ -6,11 +6,12 @@ Each loss and the gradient of every score are checked against closed forms:
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, then_wants, uniform
 
-TITLE = "Day 12: loss functions"
+TITLE = msg("Day 12: loss functions")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}
@@ -113,7 +114,8 @@ def expect(case):
                     1.0,
                     CLOSED,
                     setup,
-                    [(0.0, "check that there is one target per score and raise ValueError")],
+                    [(0.0, msg("check that there is one target per score and raise ValueError"))],
+                    label=msg("raised ValueError"),
                 ),
                 *then_wants(expect, case),
             ],
@@ -135,7 +137,7 @@ def expect(case):
             total / n,
             CLOSED,
             setup,
-            [(total, "that is the sum: the loss is the mean, divide by N")],
+            [(total, msg("that is the sum: the loss is the mean, divide by N"))],
         )
     ]
     for i, g in enumerate(grads):
@@ -145,7 +147,7 @@ def expect(case):
                 g,
                 CLOSED,
                 setup,
-                [(g * n, "the gradient of the sum: did you divide by N?")] if g else [],
+                [(g * n, msg("the gradient of the sum: did you divide by N?"))] if g else [],
             )
         )
     return Expectation(wants)

@@ -5,11 +5,12 @@ loss and the gradient of every step have closed forms: the expected parameters a
 one, two and twenty steps come from them, never from running a reference.
 """
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 13: zero_grad and the training loop"
+TITLE = msg("Day 13: zero_grad and the training loop")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron is
 # given; engine's zero_grad functions and engine.optim's SGD (a training step) are not.
 ENGINE = {"value": ("zero_grad",), "nn": ("Module.zero_grad",)}
@@ -17,7 +18,7 @@ ENGINE_BY_KIND = {}
 
 # Said of a train() whose zero_grad is missing and of one whose zero_grad does nothing:
 # the numbers show the leak, not which of the two it is.
-LEAK = (
+LEAK = msg(
     "the gradient of the previous step leaked into this one: call zero_grad(params) "
     "before loss.backward(), and check that zero_grad sets every .grad to 0"
 )
@@ -110,22 +111,32 @@ def expect(case):
     if case["kind"] == "zero_grad":
         wants = []
         for i, g in enumerate(inputs["grads"]):
-            setup = f"p{i}.grad was {g}"
-            wants.append(Want(f"p{i}.grad", 0.0, EXACT, setup, [(g, "this .grad was not reset")]))
+            name = f"p{i}.grad"
+            setup = msg("{name} was {value}", name=name, value=g)
+            reset = msg("this .grad was not reset")
+            wants.append(Want(f"p{i}.grad", 0.0, EXACT, setup, [(g, reset)]))
             wants.append(
                 Want(
                     f"p{i}.data",
                     float(i),
                     EXACT,
                     setup,
-                    [(0.0, "zero_grad must reset .grad, not .data")],
+                    [(0.0, msg("zero_grad must reset .grad, not .data"))],
                 )
             )
         return Expectation(wants)
     w, b, xs, ys, lr, steps = (inputs[k] for k in ("w", "b", "xs", "ys", "lr", "steps"))
     losses, w_end, b_end = simulate(w, b, xs, ys, lr, steps)
     leaked = simulate(w, b, xs, ys, lr, steps, leak=True)
-    setup = f"w = {w}, b = {b}, xs = {xs}, ys = {ys}, learning_rate = {lr}, {steps} step(s)"
+    setup = msg(
+        "w = {w}, b = {b}, xs = {xs}, ys = {ys}, learning_rate = {lr}, {steps} step(s)",
+        w=str(w),
+        b=b,
+        xs=str(xs),
+        ys=str(ys),
+        lr=lr,
+        steps=steps,
+    )
     wants = []
     for k, loss in enumerate(losses):
         wants.append(
@@ -135,13 +146,15 @@ def expect(case):
                 CLOSED,
                 setup,
                 [(leaked[0][k], LEAK)] if k else [],
+                label=msg("loss of step {step}", step=k + 1),
             )
         )
     ends = w_end + [b_end]
     leaked_ends = leaked[1] + [leaked[2]]
     starts = w + [b]
     for i, (end, bad, start) in enumerate(zip(ends, leaked_ends, starts)):
-        bugs = [(start, "the parameters did not move: update p.data -= learning_rate * p.grad")]
+        still = msg("the parameters did not move: update p.data -= learning_rate * p.grad")
+        bugs = [(start, still)]
         if steps > 1:
             bugs.insert(0, (bad, LEAK))
         wants.append(Want(_name(i, len(w)), end, CLOSED, setup, bugs))

@@ -6,11 +6,12 @@ written out here in plain floats, over several steps so that the state must carr
 
 import math
 
+from grader.messages import Message, msg
 from grader.verdict import CLOSED, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 14: SGD with momentum and Adam"
+TITLE = msg("Day 14: SGD with momentum and Adam")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.optim's SGD and Adam are this exercise.
 ENGINE = {"value": ()}
@@ -116,11 +117,14 @@ def _expected(case):
 def expect(case):
     inputs = case["inputs"]
     w, a, b = _expected(case)
-    setup = (
-        f"loss = sum((i + 1) * w[i] ** 2), start w = {inputs['w']}, lr = {inputs['lr']}, "
-        f"{inputs['steps']} steps"
-        + (f", momentum = {inputs['mu']}" if case["kind"] == "momentum" else "")
+    setup = msg(
+        "loss = sum((i + 1) * w[i] ** 2), start w = {w}, lr = {lr}, {steps} steps",
+        w=str(inputs["w"]),
+        lr=inputs["lr"],
+        steps=inputs["steps"],
     )
+    if case["kind"] == "momentum":
+        setup = Message("{setup}, momentum = {mu}", {"setup": setup, "mu": inputs["mu"]})
     wants = []
     for i in range(len(w)):
         if case["kind"] == "momentum":
@@ -132,11 +136,11 @@ def expect(case):
     if case["kind"] == "momentum":
         pattern = Pattern(
             {"velocity[0]": 0.0},
-            "velocity must be updated in place (velocity[i] = ...), so the next step sees it",
+            msg("velocity must be updated in place (velocity[i] = ...), so the next step sees it"),
         )
     else:
         pattern = Pattern(
             {"m[0]": 0.0},
-            "m and v must be updated in place (m[i] = ...), so the next step sees them",
+            msg("m and v must be updated in place (m[i] = ...), so the next step sees them"),
         )
     return Expectation(wants, patterns=[pattern])

@@ -6,11 +6,12 @@ returned loss and accuracy and the updated weights are computed here independent
 Stale gradients are planted before the step to catch a missing zero_grad.
 """
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 15: a classifier's accuracy and training step"
+TITLE = msg("Day 15: a classifier's accuracy and training step")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Neuron and
 # the optimizers are given; the engine has no accuracy and no hinge training step.
 ENGINE = {"value": (), "nn": (), "optim": ()}
@@ -114,19 +115,34 @@ def expect(case):
         s, y = inputs["scores"], inputs["labels"]
         right = _accuracy(s, y)
         ties = sum(1 for si, yi in zip(s, y) if si == 0 or yi * si >= 0) / len(y)
-        setup = f"scores = {s}, labels = {y}"
+        setup = f"scores = {s}, labels = {y}"  # no words
         bugs = [
             (
                 right * len(y),
-                "return the share of points, not their count: divide by the number of points",
+                msg("return the share of points, not their count: divide by the number of points"),
             )
         ]
         if ties != right:
-            bugs.append((ties, "a score of exactly 0 has no sign: count it as wrong (y * s > 0)"))
+            no_sign = msg("a score of exactly 0 has no sign: count it as wrong (y * s > 0)")
+            bugs.append((ties, no_sign))
         return Expectation(
             [
-                Want("accuracy of Values", right, EXACT, setup, bugs),
-                Want("accuracy of floats", right, EXACT, setup, bugs),
+                Want(
+                    "accuracy of Values",
+                    right,
+                    EXACT,
+                    setup,
+                    bugs,
+                    label=msg("accuracy of Values"),
+                ),
+                Want(
+                    "accuracy of floats",
+                    right,
+                    EXACT,
+                    setup,
+                    bugs,
+                    label=msg("accuracy of floats"),
+                ),
             ]
         )
     (w1, w2), b, lr, pts, ys = (
@@ -142,8 +158,8 @@ def expect(case):
     ds = [(-y / n if y * s < 1.0 else 0.0) for s, y in zip(scores, ys)]
     g = [sum(d * p[0] for d, p in zip(ds, pts)), sum(d * p[1] for d, p in zip(ds, pts)), sum(ds)]
     stale = inputs["stale"]
-    setup = f"w = {inputs['w']}, b = {b}, points = {pts}, labels = {ys}, lr = {lr}"
-    forgot = "the step used stale gradients: call optimizer.zero_grad() before backward()"
+    setup = f"w = {inputs['w']}, b = {b}, points = {pts}, labels = {ys}, lr = {lr}"  # no words
+    forgot = msg("the step used stale gradients: call optimizer.zero_grad() before backward()")
     wants = [
         Want("loss", loss, CLOSED, setup),
         Want("accuracy", _accuracy(scores, ys), EXACT, setup),
@@ -154,7 +170,7 @@ def expect(case):
             setup,
             [
                 (w1 - lr * (g[0] + stale), forgot),
-                (w1, "the weights did not move: call optimizer.step() after backward()"),
+                (w1, msg("the weights did not move: call optimizer.step() after backward()")),
             ],
         ),
         Want("w[1]", w2 - lr * g[1], CLOSED, setup, [(w2 - lr * (g[1] + stale), forgot)]),

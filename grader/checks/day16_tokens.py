@@ -6,11 +6,12 @@ pairs of neighbours. Likely bugs (no sorting, BOS at 0, a missing final BOS, BOS
 in the decoded text, a pair too many or too few) are recognised by the lists they give.
 """
 
+from grader.messages import msg
 from grader.verdict import Expectation, WantList
 
 from .cases import case
 
-TITLE = "Day 16: tokens"
+TITLE = msg("Day 16: tokens")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -71,8 +72,8 @@ def expect(case):
         expected = sorted(set(joined))
         in_order = list(dict.fromkeys(joined))  # distinct, in order of first appearance
         bugs = [
-            (_codes(in_order), "the characters are not sorted: use sorted(set(...))"),
-            (_codes(joined), "every character appears once in a vocabulary: take the set"),
+            (_codes(in_order), msg("the characters are not sorted: use sorted(set(...))")),
+            (_codes(joined), msg("every character appears once in a vocabulary: take the set")),
         ]
         return Expectation(
             [
@@ -81,7 +82,7 @@ def expect(case):
                     _codes(expected),
                     f"names = {x['names']}",
                     bugs,
-                    "sorted(set(...)) of all the characters, joined into one string",
+                    msg("sorted(set(...)) of all the characters, joined into one string"),
                     text=True,
                 )
             ]
@@ -93,14 +94,16 @@ def expect(case):
         bugs = [
             (
                 [bos] + letters,
-                "the final BOS is missing: without it the model never learns to stop",
+                msg("the final BOS is missing: without it the model never learns to stop"),
             ),
-            (letters + [bos], "the first BOS is missing: put BOS before the first letter too"),
-            (letters, "BOS is missing on both sides: [bos] + ids + [bos]"),
+            (letters + [bos], msg("the first BOS is missing: put BOS before the first letter too")),
+            (letters, msg("BOS is missing on both sides: [bos] + ids + [bos]")),
             (
                 [0] + [i + 1 for i in letters] + [0],
-                "BOS is 0 here: BOS is len(chars), one past "
-                "the last character, and the characters keep their own indices",
+                msg(
+                    "BOS is 0 here: BOS is len(chars), one past "
+                    "the last character, and the characters keep their own indices"
+                ),
             ),
         ]
         return Expectation(
@@ -110,7 +113,7 @@ def expect(case):
                     [bos] + letters + [bos],
                     f"name = {name!r}, chars = {chars!r}",
                     bugs,
-                    "ids are indices into chars; BOS = len(chars)",
+                    msg("ids are indices into chars; BOS = len(chars)"),
                 )
             ]
         )
@@ -119,7 +122,7 @@ def expect(case):
         bos = len(chars)
         expected = "".join(chars[i] for i in ids if i != bos)
         shown = "".join("." if i == bos else chars[i] for i in ids)
-        bugs = [(_codes(shown), "BOS was written as '.': decode drops every BOS")]
+        bugs = [(_codes(shown), msg("BOS was written as '.': decode drops every BOS"))]
         return Expectation(
             [
                 WantList(
@@ -127,14 +130,14 @@ def expect(case):
                     _codes(expected),
                     f"ids = {ids}, chars = {chars!r}",
                     bugs,
-                    "keep the characters of the ids that are not BOS",
+                    msg("keep the characters of the ids that are not BOS"),
                     text=True,
                 )
             ]
         )
     ids = x["ids"]
     setup = f"ids = {ids}"
-    hint = "the pairs are zip(ids, ids[1:])"
+    hint = msg("the pairs are zip(ids, ids[1:])")
     return Expectation(
         [
             WantList(
@@ -142,8 +145,8 @@ def expect(case):
                 ids[:-1],
                 setup,
                 [
-                    (ids, "one pair too many: the last id has no next id"),
-                    (ids[:-2], "one pair too few: the last pair (last letter, BOS) counts"),
+                    (ids, msg("one pair too many: the last id has no next id")),
+                    (ids[:-2], msg("one pair too few: the last pair (last letter, BOS) counts")),
                 ],
                 hint,
             ),
@@ -151,7 +154,7 @@ def expect(case):
                 "next",
                 ids[1:],
                 setup,
-                [(ids[:-1], "each pair is (ids[t], ids[t + 1]): the second is the NEXT id")],
+                [(ids[:-1], msg("each pair is (ids[t], ids[t + 1]): the second is the NEXT id"))],
                 hint,
             ),
         ]

@@ -10,11 +10,12 @@ recognised by the numbers they give.
 from collections import Counter
 from fractions import Fraction
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want, WantList
 
 from .cases import boundary_row, case, uniform
 
-TITLE = "Day 17: bigram counts, probabilities and sampling"
+TITLE = msg("Day 17: bigram counts, probabilities and sampling")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -154,12 +155,14 @@ def _expect_count(x):
     bugs = [
         (
             _flat([shared] * V),
-            "every row holds the same counts: [[0] * V] * V repeats one row; "
-            "build each row afresh with [[0] * V for _ in range(V)]",
+            msg(
+                "every row holds the same counts: [[0] * V] * V repeats one row; "
+                "build each row afresh with [[0] * V for _ in range(V)]"
+            ),
         ),
         (
             _flat([[N[b][a] for b in range(V)] for a in range(V)]),
-            "the table is transposed: N[a][b] counts b AFTER a, so the row is the current id",
+            msg("the table is transposed: N[a][b] counts b AFTER a, so the row is the current id"),
         ),
     ]
     return Expectation(
@@ -167,9 +170,9 @@ def _expect_count(x):
             WantList(
                 "N",
                 _flat(N),
-                f"sequences = {seqs}, V = {V} (N row by row)",
+                msg("sequences = {seqs}, V = {V} (N row by row)", seqs=str(seqs), V=V),
                 bugs,
-                "add 1 to N[a][b] for every (a, b) in zip(ids, ids[1:])",
+                msg("add 1 to N[a][b] for every (a, b) in zip(ids, ids[1:])"),
             )
         ]
     )
@@ -186,16 +189,20 @@ def _expect_probs(x):
             bugs = [
                 (
                     (n + alpha) / grand,
-                    "this divides by the total of the whole table: divide each "
-                    "row by its own total",
+                    msg(
+                        "this divides by the total of the whole table: divide each "
+                        "row by its own total"
+                    ),
                 )
             ]
             if alpha and V > 1:
                 bugs.append(
                     (
                         (n + alpha) / (sum(row) + alpha),
-                        "alpha is added to every count, so "
-                        "the row's total grows by alpha * V, not by alpha",
+                        msg(
+                            "alpha is added to every count, so "
+                            "the row's total grows by alpha * V, not by alpha"
+                        ),
                     )
                 )
             wants.append(
@@ -207,7 +214,7 @@ def _expect_probs(x):
                     bugs,
                 )
             )
-    return Expectation(wants, hint="P[a][b] = (N[a][b] + alpha) / (sum(N[a]) + alpha * V)")
+    return Expectation(wants, hint=msg("P[a][b] = (N[a][b] + alpha) / (sum(N[a]) + alpha * V)"))
 
 
 def _expect_draw(x):
@@ -226,7 +233,7 @@ def _expect_draw(x):
         bugs.append(
             (
                 [le_pick],
-                "u sits exactly on a running total: the test is u < running, not u <= running",
+                msg("u sits exactly on a running total: the test is u < running, not u <= running"),
             )
         )
     return Expectation(
@@ -236,8 +243,10 @@ def _expect_draw(x):
                 [expected],
                 f"row = {[round(p, 6) for p in row]}, u = {u}",
                 bugs,
-                "walk the row adding up probabilities; return the first index where "
-                "u < running total (the last index if none)",
+                msg(
+                    "walk the row adding up probabilities; return the first index where "
+                    "u < running total (the last index if none)"
+                ),
             )
         ]
     )

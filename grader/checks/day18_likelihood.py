@@ -8,11 +8,12 @@ pair left out) are recognised by the numbers they produce.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 18: the negative log-likelihood"
+TITLE = msg("Day 18: the negative log-likelihood")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}
@@ -76,16 +77,22 @@ def hidden_cases(rng):
 def _bugs(logs, n_tokens=None):
     """Likely wrong answers, from the list of ln p of every prediction."""
     n, total = len(logs), -sum(logs)
-    bugs = [(-total / n, "the sign is flipped: the loss is the average of MINUS log p")]
+    bugs = [(-total / n, msg("the sign is flipped: the loss is the average of MINUS log p"))]
     if n > 1:
-        bugs.append((total, "this is the sum: divide by the number of predictions to get the mean"))
-    bugs.append((total / n / math.log(10), "this uses log base 10: use the natural log (math.log)"))
+        bugs.append(
+            (total, msg("this is the sum: divide by the number of predictions to get the mean"))
+        )
+    bugs.append(
+        (total / n / math.log(10), msg("this uses log base 10: use the natural log (math.log)"))
+    )
     if n_tokens is not None:
         bugs.append(
             (
                 total / n_tokens,
-                "divided by the number of tokens: a sequence of "
-                "n tokens has n - 1 pairs (predictions); divide by that",
+                msg(
+                    "divided by the number of tokens: a sequence of "
+                    "n tokens has n - 1 pairs (predictions); divide by that"
+                ),
             )
         )
     return bugs
@@ -101,15 +108,17 @@ def expect(case):
         wants = [Want("nll", -sum(logs) / n, CLOSED, setup, _bugs(logs))]
         for i, p in enumerate(probs):
             sum_bug = (
-                [(-1.0 / p, "each gradient should be -1 / (n p): divide the sum by n")]
+                [(-1.0 / p, msg("each gradient should be -1 / (n p): divide the sum by n"))]
                 if n > 1
                 else []
             )
             wants.append(Want(f"p[{i}].grad", -1.0 / (n * p), CLOSED, setup, sum_bug))
         return Expectation(
             wants,
-            hint="Build the result from Value operations (p.log(), -, /) so "
-            "backward() reaches every p.",
+            hint=msg(
+                "Build the result from Value operations (p.log(), -, /) so "
+                "backward() reaches every p."
+            ),
         )
     P, ids = inputs["P"], inputs["ids"]
     pairs = list(zip(ids, ids[1:]))
@@ -119,19 +128,23 @@ def expect(case):
         bugs.append(
             (
                 -sum(logs[1:]) / (len(logs) - 1),
-                "the first pair (BOS, first letter) is "
-                "missing: predicting the first letter counts too",
+                msg(
+                    "the first pair (BOS, first letter) is "
+                    "missing: predicting the first letter counts too"
+                ),
             )
         )
         bugs.append(
             (
                 -sum(logs[:-1]) / (len(logs) - 1),
-                "the last pair (last letter, BOS) is "
-                "missing: predicting the end of the name counts too",
+                msg(
+                    "the last pair (last letter, BOS) is "
+                    "missing: predicting the end of the name counts too"
+                ),
             )
         )
-    setup = f"ids = {ids}, {len(pairs)} pairs"
+    setup = msg("ids = {ids}, {count} pairs", ids=str(ids), count=len(pairs))
     return Expectation(
         [Want("nll", -sum(logs) / len(logs), CLOSED, setup, bugs)],
-        hint="Walk zip(ids, ids[1:]) and average -math.log(P[a][b]).",
+        hint=msg("Walk zip(ids, ids[1:]) and average -math.log(P[a][b])."),
     )

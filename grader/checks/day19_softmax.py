@@ -8,21 +8,22 @@ entry) are recognised by the numbers they produce.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
 from . import lm
 from .cases import case
 
-TITLE = "Day 19: softmax and the cross-entropy loss"
+TITLE = msg("Day 19: softmax and the cross-entropy loss")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's softmax and cross_entropy are this exercise.
 ENGINE = {"value": ()}
 ENGINE_BY_KIND = {}
 
-HINT = "Build the result from Value operations so that backward() reaches every logit."
+HINT = msg("Build the result from Value operations so that backward() reaches every logit.")
 # A hint shown with any wrong number of the case, so it says what must hold, not what the
 # learner did: a file that subtracts the maximum and forgets the sum fails here too.
-LARGE = (
+LARGE = msg(
     "With logits this large, exp must see z - max(z) (exp of hundreds overflows, or its "
     "square underflows the gradient to 0); then check the sum and the log."
 )
@@ -113,13 +114,15 @@ def expect(case):
             bugs = [
                 (
                     math.exp(z[i] - top),
-                    "these are exp(z - max) without the division: "
-                    "divide every exp by their sum so the probabilities add up to 1",
+                    msg(
+                        "these are exp(z - max) without the division: "
+                        "divide every exp by their sum so the probabilities add up to 1"
+                    ),
                 )
             ]
             wants.append(Want(f"p[{i}]", pi, CLOSED, setup, bugs))
         grads = lm.softmax_weighted_grad(z, w)
-        loss_text = f"{setup}, loss = sum of {w} * p"
+        loss_text = msg("{setup}, loss = sum of {w} * p", setup=setup, w=str(w))
         wants += [Want(f"z[{i}].grad", g, CLOSED, loss_text) for i, g in enumerate(grads)]
         return Expectation(wants, hint=_hint(z))
 
@@ -127,7 +130,7 @@ def expect(case):
     setup = f"z = {z}, target = {t}"
     loss = lm.logsumexp(z) - z[t]
     wrong_entry = [
-        (-math.log(pi), f"this is -log p[{i}]: take the probability of index target")
+        (-math.log(pi), msg("this is -log p[{i}]: take the probability of index target", i=i))
         for i, pi in enumerate(p)
         if i != t and abs(pi - p[t]) > 1e-6
     ]
@@ -138,20 +141,20 @@ def expect(case):
             CLOSED,
             setup,
             [
-                (-loss, "the sign is flipped: the loss is MINUS the log of the probability"),
-                (p[t], "this is the probability itself: the loss is -log of it"),
+                (-loss, msg("the sign is flipped: the loss is MINUS the log of the probability")),
+                (p[t], msg("this is the probability itself: the loss is -log of it")),
             ]
             + wrong_entry,
         )
     ]
     for i, pi in enumerate(p):
-        flipped = [(-(pi - (i == t)), "the gradient has the wrong sign: the loss is -log p")]
+        flipped = [(-(pi - (i == t)), msg("the gradient has the wrong sign: the loss is -log p"))]
         wants.append(
             Want(
                 f"z[{i}].grad",
                 pi - (i == t),
                 CLOSED,
-                setup + ", expected gradient p - onehot(target)",
+                msg("{setup}, expected gradient p - onehot(target)", setup=setup),
                 flipped,
             )
         )

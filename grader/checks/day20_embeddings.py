@@ -7,11 +7,12 @@ cuts the gradient, an index off by one, a row missing from a repeat) are named b
 numbers they give.
 """
 
+from grader.messages import msg
 from grader.verdict import EXACT, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 20: embeddings"
+TITLE = msg("Day 20: embeddings")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; nothing else is needed.
 ENGINE = {"value": ()}
@@ -120,8 +121,13 @@ def _one_hot(token, V):
         Pattern(
             {f"len({name})": float(V)}
             | {f"{name}[{i}]": 1.0 if i == at else 0.0 for i in range(V)},
-            f"the 1.0 is at index {at} ({setup}): it belongs at index token = "
-            f"{token}, so that one_hot(token) @ table picks row token",
+            msg(
+                "the 1.0 is at index {at} ({setup}): it belongs at index token = "
+                "{token}, so that one_hot(token) @ table picks row token",
+                at=at,
+                setup=setup,
+                token=token,
+            ),
             replace=True,
         )
         for at in range(V)
@@ -138,17 +144,31 @@ def expect(case):
             more_wants, more_patterns = _one_hot(token, V)
             wants += more_wants
             patterns += more_patterns
-        return Expectation(wants, hint="1.0 at index token, 0.0 everywhere else", patterns=patterns)
+        return Expectation(
+            wants, hint=msg("1.0 at index token, 0.0 everywhere else"), patterns=patterns
+        )
 
     table, tokens, w = x["table"], x["tokens"], x["w"]
     d = len(table[0])
-    setup = f"C = {table}, tokens = {tokens}, loss = sum over positions t of w_t . e_t, w = {w}"
+    setup = msg(
+        "C = {C}, tokens = {tokens}, loss = sum over positions t of w_t . e_t, w = {w}",
+        C=str(table),
+        tokens=str(tokens),
+        w=str(w),
+    )
     wants = [Want("len(embeddings)", float(len(tokens)), EXACT, setup)]
     for t, token in enumerate(tokens):
         wants.append(Want(f"len(e[{t}])", float(d), EXACT, setup))
         for k in range(d):
             bugs = [
-                (table[j][k], f"this is row {j}: the embedding of token {token} is row {token}")
+                (
+                    table[j][k],
+                    msg(
+                        "this is row {j}: the embedding of token {token} is row {token}",
+                        j=j,
+                        token=token,
+                    ),
+                )
                 for j in (token - 1, token + 1)
                 if 0 <= j < len(table) and table[j][k] != table[token][k]
             ]
@@ -161,12 +181,16 @@ def expect(case):
                 bugs.append(
                     (
                         0.0,
-                        "no gradient reached the table: return the row itself (or Values "
-                        "built from it with * and +), not new Values copied from .data",
+                        msg(
+                            "no gradient reached the table: return the row itself (or Values "
+                            "built from it with * and +), not new Values copied from .data"
+                        ),
                     )
                 )
             wants.append(Want(f"C[{i}][{k}].grad", g, (1e-12, 1e-12), setup, bugs))
     return Expectation(
         wants,
-        hint="each row's gradient is the sum of w_t over the positions t where its token is used",
+        hint=msg(
+            "each row's gradient is the sum of w_t over the positions t where its token is used"
+        ),
     )

@@ -11,11 +11,12 @@ order) are named by the numbers they give.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want, WantList
 
 from .cases import case, uniform
 
-TITLE = "Day 21: an MLP language model"
+TITLE = msg("Day 21: an MLP language model")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's linear would write half of mlp_logits.
 ENGINE = {"value": ()}
@@ -146,7 +147,7 @@ def _expect_examples(x):
     ids, block, bos = x["ids"], x["block"], x["bos"]
     ex = _examples(ids, block, bos)
     flat = [t for c, _ in ex for t in c]
-    setup = f"ids = {ids}, block_size = {block}, bos = {bos}"
+    setup = f"ids = {ids}, block_size = {block}, bos = {bos}"  # no words
     stuck = [bos] * (block * len(ex))
     ahead, window = [], [bos] * block  # the window slid BEFORE the example is emitted
     for token in ids[1:]:
@@ -155,16 +156,20 @@ def _expect_examples(x):
     bugs = [
         (
             stuck,
-            "the context never changes: after each example drop its oldest id and append "
-            "the id just predicted (context = context[1:] + [token])",
+            msg(
+                "the context never changes: after each example drop its oldest id and append "
+                "the id just predicted (context = context[1:] + [token])"
+            ),
         )
     ]
     if ahead != flat:
         bugs.append(
             (
                 ahead,
-                "each context already holds its own target: emit (context, token) "
-                "BEFORE sliding the window",
+                msg(
+                    "each context already holds its own target: emit (context, token) "
+                    "BEFORE sliding the window"
+                ),
             )
         )
     return Expectation(
@@ -172,16 +177,16 @@ def _expect_examples(x):
             WantList(
                 "contexts",
                 flat,
-                setup + " (contexts laid end to end)",
+                msg("{setup} (contexts laid end to end)", setup=setup),
                 bugs,
-                "start with block_size BOS ids and slide one id per prediction",
+                msg("start with block_size BOS ids and slide one id per prediction"),
             ),
             WantList(
                 "targets",
                 ids[1:],
                 setup,
-                [(ids[1:-1], "the last example (last letter -> BOS) is missing")],
-                "every id after the first is predicted once",
+                [(ids[1:-1], msg("the last example (last letter -> BOS) is missing"))],
+                msg("every id after the first is predicted once"),
             ),
         ]
     )
@@ -198,13 +203,15 @@ def _expect_logits(x):
     wants = [Want("len(z)", float(len(W2)), CLOSED, setup)]
     for j, zj in enumerate(z):
         bugs = [
-            (no_tanh[j], "the hidden layer has no tanh: h = tanh(W1 x + b1)"),
+            (no_tanh[j], msg("the hidden layer has no tanh: h = tanh(W1 x + b1)")),
             (
                 reversed_slots[j],
-                "the context's embeddings are in reverse order: lay C[t] end "
-                "to end in the order of the context",
+                msg(
+                    "the context's embeddings are in reverse order: lay C[t] end "
+                    "to end in the order of the context"
+                ),
             ),
-            (no_bias[j], "the biases b1 and b2 are missing"),
+            (no_bias[j], msg("the biases b1 and b2 are missing")),
         ]
         wants.append(Want(f"z[{j}]", zj, CLOSED, setup, [b for b in bugs if abs(b[0] - zj) > 1e-9]))
     # backward by hand for L = sum_j w_j z_j
@@ -228,15 +235,17 @@ def _expect_logits(x):
     for t in range(len(C)):
         for m in range(d):
             grads[f"C[{t}][{m}].grad"] = dC[t][m]
-    loss_setup = f"{setup}, loss = sum_j w_j z_j with w = {w}"
+    loss_setup = msg("{setup}, loss = sum_j w_j z_j with w = {w}", setup=setup, w=str(w))
     for key, g in grads.items():
         bugs = (
             [
                 (
                     0.0,
-                    "no gradient reached this weight: use every weight (z = W2 h + b2) and "
-                    "build h and z from Value operations on the given Values (no .data, no "
-                    "new Values)",
+                    msg(
+                        "no gradient reached this weight: use every weight (z = W2 h + b2) and "
+                        "build h and z from Value operations on the given Values (no .data, no "
+                        "new Values)"
+                    ),
                 )
             ]
             if abs(g) > 1e-9
@@ -244,7 +253,7 @@ def _expect_logits(x):
         )
         wants.append(Want(key, g, CLOSED, loss_setup, bugs))
     return Expectation(
-        wants, hint="x = the rows C[t] end to end; h = tanh(W1 x + b1); z = W2 h + b2"
+        wants, hint=msg("x = the rows C[t] end to end; h = tanh(W1 x + b1); z = W2 h + b2")
     )
 
 

@@ -8,18 +8,21 @@ their outputs.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
 from . import lm
 from .cases import case, central_difference, uniform
 
-TITLE = "Day 22: one head of self-attention"
+TITLE = msg("Day 22: one head of self-attention")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's dot and attention_head are this exercise.
 ENGINE = {"value": ()}
 ENGINE_BY_KIND = {}
 
-HINT = "Build everything from Value operations so backward() reaches q, the keys and the values."
+HINT = msg(
+    "Build everything from Value operations so backward() reaches q, the keys and the values."
+)
 
 
 def public_cases():
@@ -134,17 +137,17 @@ def expect(case):
     inputs, kind = case["inputs"], case["kind"]
     q, keys, vals = inputs["q"], inputs["keys"], inputs.get("values", [])
     d = len(q)
-    setup = f"q = {q}, keys = {keys}" + (f", values = {vals}" if vals else "")
+    setup = f"q = {q}, keys = {keys}" + (f", values = {vals}" if vals else "")  # no words
     if kind == "scores":
         expected = _scores(q, keys)
         bug_sets = [
             (
                 _scores(q, keys, scale_by=1),
-                "the scores are unscaled: divide each dot product by sqrt(len(q))",
+                msg("the scores are unscaled: divide each dot product by sqrt(len(q))"),
             ),
             (
                 _scores(q, keys, scale_by=d * d),
-                "the scores are divided by len(q): divide by its square root",
+                msg("the scores are divided by len(q): divide by its square root"),
             ),
         ]
         length = float(len(keys))
@@ -154,28 +157,32 @@ def expect(case):
         bug_sets = [
             (
                 lm.attention_head(q, keys, vals, scale_by=1),
-                "the scores look unscaled: divide "
-                "each dot product by sqrt(len(q)) before the softmax",
+                msg(
+                    "the scores look unscaled: divide "
+                    "each dot product by sqrt(len(q)) before the softmax"
+                ),
             ),
             (
                 lm.attention_head(q, keys, vals, scale_by=d * d),
-                "the scores look divided by len(q): divide by its square root",
+                msg("the scores look divided by len(q): divide by its square root"),
             ),
             (
                 lm.attention_head(q, keys, keys),
-                "this blends the keys: the output is a weighted sum of the VALUES",
+                msg("this blends the keys: the output is a weighted sum of the VALUES"),
             ),
             (
                 [sum(s * v[j] for s, v in zip(_scores(q, keys), vals)) for j in range(d)],
-                "the scores were used as weights directly: pass them through softmax first",
+                msg("the scores were used as weights directly: pass them through softmax first"),
             ),
         ]
         length = float(d)
         length_bug = [
             (
                 float(len(keys)),
-                "one number per position came back: return one number "
-                "per dimension j, sum_t weights_t * v_t[j]",
+                msg(
+                    "one number per position came back: return one number "
+                    "per dimension j, sum_t weights_t * v_t[j]"
+                ),
             )
         ]
     wants = [Want("len(out)", length, CLOSED, setup, length_bug)]
@@ -183,5 +190,6 @@ def expect(case):
         bugs = [(b[j], advice) for b, advice in bug_sets if j < len(b) and abs(b[j] - e) > 1e-7]
         wants.append(Want(f"out[{j}]", e, CLOSED, setup, bugs))
     for key, g in _gradients(kind, inputs).items():
-        wants.append(Want(key, g, NUMERIC, setup + f", loss = sum of {inputs['w']} * out"))
+        loss = msg("{setup}, loss = sum of {w} * out", setup=setup, w=str(inputs["w"]))
+        wants.append(Want(key, g, NUMERIC, loss))
     return Expectation(wants, hint=HINT)

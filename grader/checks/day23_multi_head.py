@@ -7,11 +7,12 @@ no scaling, one head over everything) are recognised by their outputs.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
 from .cases import case, central_difference, then_wants, uniform
 
-TITLE = "Day 23: multi-head attention"
+TITLE = msg("Day 23: multi-head attention")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's attention is this exercise.
 ENGINE = {"value": ()}
@@ -186,24 +187,37 @@ def _gradients(inputs):
 def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "uneven":
-        setup = f"q = {inputs['q']} ({len(inputs['q'])} numbers), n_head = {inputs['n_head']}"
+        setup = msg(
+            "q = {q} ({count} numbers), n_head = {n_head}",
+            q=str(inputs["q"]),
+            count=len(inputs["q"]),
+            n_head=inputs["n_head"],
+        )
         want = Want(
             "raised ValueError",
             1.0,
             CLOSED,
             setup,
-            [
+            label=msg("raised ValueError"),
+            bugs=[
                 (
                     0.0,
-                    "no ValueError: check that len(q) % n_head == 0 and raise ValueError "
-                    "with a message saying the width must split into equal heads",
+                    msg(
+                        "no ValueError: check that len(q) % n_head == 0 and raise ValueError "
+                        "with a message saying the width must split into equal heads"
+                    ),
                 )
             ],
         )
         return Expectation([want, *then_wants(expect, case)])
     q, keys, vals, n_head = inputs["q"], inputs["keys"], inputs["values"], inputs["n_head"]
     d = len(q)
-    setup = f"q = {q}, {len(keys)} position(s), n_head = {n_head}"
+    setup = msg(
+        "q = {q}, {count} position(s), n_head = {n_head}",
+        q=str(q),
+        count=len(keys),
+        n_head=n_head,
+    )
     full = reference(q, keys, vals, n_head, scale_by=d)
     unscaled = reference(q, keys, vals, n_head, scale_by=1)
     one_head = reference(q, keys, vals, 1)
@@ -216,7 +230,7 @@ def expect(case):
             [
                 (
                     float(d // n_head),
-                    "only one head's numbers came back: concatenate the outputs of every head",
+                    msg("only one head's numbers came back: concatenate the outputs of every head"),
                 )
             ],
         )
@@ -227,28 +241,35 @@ def expect(case):
             bugs.append(
                 (
                     full[j],
-                    "the scores look divided by sqrt(len(q)); divide by the square "
-                    "root of the head size, len(q) // n_head",
+                    msg(
+                        "the scores look divided by sqrt(len(q)); divide by the square "
+                        "root of the head size, len(q) // n_head"
+                    ),
                 )
             )
             bugs.append(
                 (
                     one_head[j],
-                    "this is one head over all the numbers: cut q, the keys "
-                    "and the values into n_head slices and attend per slice",
+                    msg(
+                        "this is one head over all the numbers: cut q, the keys "
+                        "and the values into n_head slices and attend per slice"
+                    ),
                 )
             )
         bugs.append(
             (
                 unscaled[j],
-                "the scores look unscaled: multiply each dot product by 1 / sqrt(head size)",
+                msg("the scores look unscaled: multiply each dot product by 1 / sqrt(head size)"),
             )
         )
         wants.append(Want(f"out[{j}]", expected, CLOSED, setup, bugs))
     for key, g in _gradients(inputs).items():
-        wants.append(Want(key, g, NUMERIC, setup + ", loss = sum of weights * out"))
+        loss = msg("{setup}, loss = sum of weights * out", setup=setup)
+        wants.append(Want(key, g, NUMERIC, loss))
     return Expectation(
         wants,
-        hint="Build everything from Value operations so backward() reaches "
-        "q, the keys and the values.",
+        hint=msg(
+            "Build everything from Value operations so backward() reaches "
+            "q, the keys and the values."
+        ),
     )

@@ -9,12 +9,13 @@ a block without the residual) are recognised by the numbers they produce.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
 from . import lm
 from .cases import case, uniform
 
-TITLE = "Day 24: RMSNorm and the residual connection"
+TITLE = msg("Day 24: RMSNorm and the residual connection")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.gpt's rmsnorm is this exercise.
 ENGINE = {"value": ()}
@@ -117,24 +118,26 @@ def _expect_rmsnorm(inputs):
     y = lm.rmsnorm(x, eps)
     ms = sum(v * v for v in x) / n
     variants = [
-        (lm.rmsnorm(x, 0.0), "eps is missing: add eps to the mean square before the root"),
+        (lm.rmsnorm(x, 0.0), msg("eps is missing: add eps to the mean square before the root")),
         (
             [v * (ms + eps) ** 0.5 for v in x],
-            "this multiplies by the root mean square: the scale "
-            "is (mean_square + eps) ** -0.5, the INVERSE root",
+            msg(
+                "this multiplies by the root mean square: the scale "
+                "is (mean_square + eps) ** -0.5, the INVERSE root"
+            ),
         ),
-        (lm.rmsnorm(x, 1e-5), "eps is fixed: use the eps argument"),
+        (lm.rmsnorm(x, 1e-5), msg("eps is fixed: use the eps argument")),
     ]
     if n != 16:
         variants.append(
-            (lm.rmsnorm(x, eps, n=16), "the mean square is divided by 16: divide by len(x)")
+            (lm.rmsnorm(x, eps, n=16), msg("the mean square is divided by 16: divide by len(x)"))
         )
     wants = [Want("len(out)", float(n), CLOSED, setup)]
     for i, e in enumerate(y):
         bugs = [(b[i], advice) for b, advice in variants if abs(b[i] - e) > 1e-9 * max(1.0, abs(e))]
         wants.append(Want(f"out[{i}]", e, CLOSED, setup, bugs))
     s = (ms + eps) ** -0.5
-    detached = (
+    detached = msg(
         "the gradient misses the path through the scale: build the scale from Value "
         "operations on x, not from .data"
     )
@@ -144,7 +147,7 @@ def _expect_rmsnorm(inputs):
                 f"x[{j}].grad",
                 g,
                 CLOSED,
-                setup + f", loss = sum of {w} * out",
+                msg("{setup}, loss = sum of {w} * out", setup=setup, w=str(w)),
                 [(s * w[j], detached)] if abs(s * w[j] - g) > 1e-9 else [],
             )
         )
@@ -154,13 +157,18 @@ def _expect_rmsnorm(inputs):
 def _expect_residual(inputs):
     x, a, b, w = inputs["x"], inputs["a"], inputs["b"], inputs["w"]
     n = len(x)
-    setup = f"x = {x}, f(x)_i = tanh(a_i x_i + b x_(i+1)) with a = {a}, b = {b}"
+    setup = msg(
+        "x = {x}, f(x)_i = tanh(a_i x_i + b x_(i+1)) with a = {a}, b = {b}",
+        x=str(x),
+        a=str(a),
+        b=b,
+    )
     t = [math.tanh(a[i] * x[i] + b * x[(i + 1) % n]) for i in range(n)]
     wants = [Want("len(out)", float(n), CLOSED, setup)]
     for i in range(n):
-        bugs = [(t[i], "this is f(x) alone: add the input, out_i = x_i + f(x)_i")]
+        bugs = [(t[i], msg("this is f(x) alone: add the input, out_i = x_i + f(x)_i"))]
         if abs(t[i]) > 1e-9:
-            bugs.append((x[i], "this is x alone: add the block's output f(x)_i"))
+            bugs.append((x[i], msg("this is x alone: add the block's output f(x)_i")))
         wants.append(Want(f"out[{i}]", x[i] + t[i], CLOSED, setup, bugs))
     # d/dx_j sum_i w_i (x_i + t_i): the direct road, and t_j and t_(j-1) depend on x_j
     for j in range(n):
@@ -170,12 +178,14 @@ def _expect_residual(inputs):
                 f"x[{j}].grad",
                 w[j] + through_f,
                 CLOSED,
-                setup + f", loss = sum of {w} * out",
+                msg("{setup}, loss = sum of {w} * out", setup=setup, w=str(w)),
                 [
                     (
                         through_f,
-                        "the direct road is missing: x_i must be added as a Value "
-                        "so its gradient gets the 1 of the residual",
+                        msg(
+                            "the direct road is missing: x_i must be added as a Value "
+                            "so its gradient gets the 1 of the residual"
+                        ),
                     )
                 ],
             )

@@ -6,12 +6,13 @@ random numbers. Likely bugs (multiplying by T, `<=` at a slice boundary, the las
 equal maxima, BOS kept in the name, no stop at the block's end) are recognised.
 """
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from . import lm
 from .cases import boundary_row, case, uniform
 
-TITLE = "Day 27: sampling with temperature"
+TITLE = msg("Day 27: sampling with temperature")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -179,12 +180,14 @@ def expect(case):
     inputs, kind = case["inputs"], case["kind"]
     if kind == "probs":
         z, T = inputs["z"], inputs["T"]
-        setup = f"logits = {z}, temperature = {T}"
+        setup = f"logits = {z}, temperature = {T}"  # no words: code names
         p = lm.softmax([x / T for x in z])
         times = lm.softmax([x * T for x in z])
         wants = [Want("len(p)", float(len(z)), EXACT, setup)]
         for i, e in enumerate(p):
-            bugs = [(times[i], "this multiplies the logits by the temperature: divide them by it")]
+            bugs = [
+                (times[i], msg("this multiplies the logits by the temperature: divide them by it"))
+            ]
             wants.append(
                 Want(f"p[{i}]", e, CLOSED, setup, bugs if abs(times[i] - e) > 1e-9 else [])
             )
@@ -197,8 +200,10 @@ def expect(case):
             [
                 (
                     float(inclusive),
-                    "u equal to a cumulative sum belongs to the NEXT slice: "
-                    "use u < cumulative, not <=",
+                    msg(
+                        "u equal to a cumulative sum belongs to the NEXT slice: "
+                        "use u < cumulative, not <="
+                    ),
                 )
             ]
             if inclusive != _draw(probs, u)
@@ -207,26 +212,35 @@ def expect(case):
         return Expectation([Want("index", float(_draw(probs, u)), EXACT, setup, bugs)])
     if kind == "next":
         z, T, u = inputs["z"], inputs["T"], inputs["u"]
-        setup = f"logits = {z}, temperature = {T}, u = {u}"
+        setup = f"logits = {z}, temperature = {T}, u = {u}"  # no words: code names
         bugs = []
         if T == 0:
             last = len(z) - 1 - z[::-1].index(max(z))
             if last != z.index(max(z)):
                 bugs.append(
-                    (float(last), "with equal maxima take the FIRST index of the largest logit")
+                    (
+                        float(last),
+                        msg("with equal maxima take the FIRST index of the largest logit"),
+                    )
                 )
         return Expectation([Want("token", float(_next(z, T, u)), EXACT, setup, bugs)])
     ids = _sample(inputs)
     with_bos = _sample(inputs, keep_bos=True)
-    setup = (
-        f"bigram logits with BOS = {inputs['bos']}, block_size = {inputs['block_size']}, "
-        f"temperature = {inputs['T']}, u = {inputs['us']}"
+    setup = msg(
+        "bigram logits with BOS = {bos}, block_size = {block_size}, temperature = {T}, u = {us}",
+        bos=inputs["bos"],
+        block_size=inputs["block_size"],
+        T=inputs["T"],
+        us=str(inputs["us"]),
     )
     length_bugs = []
     if len(with_bos) != len(ids):
         length_bugs.append(
-            (float(len(with_bos)), "BOS ended up in the name: stop at BOS without appending it")
+            (
+                float(len(with_bos)),
+                msg("BOS ended up in the name: stop at BOS without appending it"),
+            )
         )
     wants = [Want("len(name)", float(len(ids)), EXACT, setup, length_bugs)]
     wants += [Want(f"name[{i}]", float(t), EXACT, setup) for i, t in enumerate(ids)]
-    return Expectation(wants, hint="Feed each picked token back in with its position.")
+    return Expectation(wants, hint=msg("Feed each picked token back in with its position."))

@@ -9,6 +9,7 @@ learner's mistake) and the program written as a learner would write it.
 
 import math
 
+from grader.messages import Message, msg
 from grader.runners.programs import BINARY, CONSTANT, ancestors
 from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want, WantOrder, fmt
 
@@ -159,25 +160,39 @@ def catches(program, bugs, margin=1e-3):
 
 
 BUG_ADVICE = {
-    "assign": "_backward of {op} seems to set .grad with `=`; gradients must accumulate "
-    "with `+=`, so a Value used twice collects both shares",
-    "assign_self": "_backward of {op} seems to set self.grad with `=`; gradients must "
-    "accumulate with `+=`, so a Value used twice collects both shares",
-    "no_upstream": "_backward of {op} seems to ignore out.grad; multiply the local "
-    "derivative by out.grad (the chain rule)",
-    "flip": "the sign in _backward of {op} looks flipped",
-    "flip_other": "the sign of the second input's share in _backward of {op} looks flipped",
-    "swap": "_backward of * seems to give each input its own .data; the swapper gives "
-    "a the *other* input's data: self.grad += other.data * out.grad",
-    "empty": "no gradient arrived through {op}: its _backward must add each input's share "
-    "(local derivative times out.grad) to that input's .grad",
-    "no_seed": "every gradient is 0: set self.grad = 1.0 before running the _backward functions",
+    "assign": msg(
+        "_backward of {op} seems to set .grad with `=`; gradients must accumulate "
+        "with `+=`, so a Value used twice collects both shares"
+    ),
+    "assign_self": msg(
+        "_backward of {op} seems to set self.grad with `=`; gradients must "
+        "accumulate with `+=`, so a Value used twice collects both shares"
+    ),
+    "no_upstream": msg(
+        "_backward of {op} seems to ignore out.grad; multiply the local "
+        "derivative by out.grad (the chain rule)"
+    ),
+    "flip": msg("the sign in _backward of {op} looks flipped"),
+    "flip_other": msg("the sign of the second input's share in _backward of {op} looks flipped"),
+    "swap": msg(
+        "_backward of * seems to give each input its own .data; the swapper gives "
+        "a the *other* input's data: self.grad += other.data * out.grad"
+    ),
+    "empty": msg(
+        "no gradient arrived through {op}: its _backward must add each input's share "
+        "(local derivative times out.grad) to that input's .grad"
+    ),
+    "no_seed": msg(
+        "every gradient is 0: set self.grad = 1.0 before running the _backward functions"
+    ),
     # Seen in the numbers: out.grad is 1.0 but only the output's own _backward reached the
     # leaves; an order run from the leaves up and an order that holds the output alone both
     # give this, so the advice covers both.
-    "forward_order": "only the output's own _backward reached the leaves: backward() must "
-    "run the _backward of every node of topological_order(), in reversed order, from the "
-    "output down",
+    "forward_order": msg(
+        "only the output's own _backward reached the leaves: backward() must "
+        "run the _backward of every node of topological_order(), in reversed order, from the "
+        "output down"
+    ),
 }
 
 
@@ -192,10 +207,10 @@ def describe(program, limit=120):
     leaves = ", ".join(f"{n} = {fmt(x)}" for n, x in program["leaves"])
     root = texts[-1]
     if root == "…":
-        root = f"a graph of {len(program['ops'])} operations"
+        root = msg("a graph of {count} operations", count=len(program["ops"]))
     elif root.startswith("(") and root.endswith(")"):
         root = root[1:-1]
-    return f"{leaves}; out = {root}"
+    return Message("{leaves}; out = {root}", {"leaves": leaves, "root": root})  # no words
 
 
 def expect_program(program, modes, tol=CLOSED):
@@ -207,7 +222,7 @@ def expect_program(program, modes, tol=CLOSED):
     another planted bug gives the same numbers (grader/verdict.py names neither).
     """
     setup = describe(program)
-    seed = "backward() must start with out.grad = 1.0 (d out / d out)"
+    seed = msg("backward() must start with out.grad = 1.0 (d out / d out)")
     wants = [Want("out.data", output_value(program), tol, setup)]
     wants.append(Want("out.grad", 1.0, EXACT, setup, [(0.0, seed)]))
     grads = leaf_gradients(program)
@@ -222,7 +237,7 @@ def expect_program(program, modes, tol=CLOSED):
             continue  # the same numbers as = on both inputs: one bug, told once
         match = {"out.grad": 0.0 if (target, mode) == ("backward", "no_seed") else 1.0}
         match.update({f"{n}.grad": g for (n, _), g in zip(program["leaves"], bugged)})
-        patterns.append(Pattern(match, BUG_ADVICE[mode].format(op=target), tol))
+        patterns.append(Pattern(match, Message(BUG_ADVICE[mode].id, {"op": target}), tol))
     return Expectation(wants, patterns=patterns)
 
 

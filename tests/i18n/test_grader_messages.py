@@ -1,0 +1,210 @@
+"""The grader's feedback in the learner's language: every message the grader writes with
+`msg(...)` is translated, and the CLI, the verdict and the page's public checks speak
+English, Russian or Estonian as asked (English by default, byte for byte as before)."""
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import translations
+from grader import messages
+from grader.messages import msg, render
+from grader.public import file_error, run_public_checks
+from tests.i18n.test_catalog import _PLACEHOLDER, po
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGS = [lang for lang in translations.LANGUAGES if lang != translations.DEFAULT]
+EXERCISE = "day04_manual_backward.py"
+
+# Day 4 with two planted bugs: dL/da is a * f (the factors swapped), and one_step returns L
+# at the old point (the forward pass not run again).
+BUGGY_DAY4 = (
+    (ROOT / "exercises" / EXERCISE)
+    .read_text()
+    .replace(
+        '    raise NotImplementedError(\n        "Day 4: write manual_gradients. Read docs/lessons/'
+        'day04_manual_backward.md"\n    )',
+        '    return {"L": 1.0, "d": f, "f": a * b + c, "e": f, "c": f, "a": a * f, "b": a * f}',
+    )
+    .replace(
+        '    raise NotImplementedError("Day 4: write one_step. Read docs/lessons/'
+        'day04_manual_backward.md")',
+        "    return forward(a, b, c, f)",
+    )
+)
+ADVICE = {
+    "en": ["the gradient of a product is the OTHER factor", "L did not change"],
+    "ru": ["градиент произведения — это ДРУГОЙ множитель", "L не изменилось"],
+    "et": ["korrutise gradient on TEINE tegur", "L ei muutunud"],
+}
+
+
+def grader_messages():
+    """Every msg("...") of grader/, as written (what Babel extracts with the keyword `msg`)."""
+    found = set()
+    for path in (ROOT / "grader").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "msg"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_the_grader_speaks_the_courses_languages():
+    assert messages.LANGUAGES == translations.LANGUAGES
+    assert messages.DOMAIN == translations.DOMAIN
+    assert "msg" in translations.EXTRACT_KEYWORDS
+    assert "[python: grader/**.py]" in (ROOT / "babel.cfg").read_text()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_grader_message_is_translated_with_the_same_placeholders(lang):
+    catalog = {m.id: m.string for m in po(lang) if m.id}
+    wanted = grader_messages()
+    assert len(wanted) > 40
+    for message in sorted(wanted):
+        assert catalog.get(message), f"{lang}: the grader's {message!r} has no translation"
+        assert set(_PLACEHOLDER.findall(catalog[message])) == set(_PLACEHOLDER.findall(message)), (
+            f"{lang}: {catalog[message]!r} has other placeholders than {message!r}"
+        )
+
+
+def test_a_message_is_data_until_it_is_shown():
+    setup = msg("a = {a}, b = {b}, c = {c}, f = {f}", a=2.0, b=-3.0, c=10.0, f=0.1 + 0.2)
+    data = messages.to_data(setup)
+    assert data == {
+        "msg": "a = {a}, b = {b}, c = {c}, f = {f}",
+        "values": {"a": 2.0, "b": -3.0, "c": 10.0, "f": 0.1 + 0.2},
+    }
+    assert json.loads(json.dumps(data)) == data and messages.from_data(data) == setup
+    # an input as Python writes it, exactly (the verdict's numbers are verdict.fmt's)
+    assert render(setup) == "a = 2.0, b = -3.0, c = 10.0, f = 0.30000000000000004"
+    assert render(msg("{setup}, step = {step}", setup=setup, step=0.01), "ru").endswith(
+        "step = 0.01"
+    )
+    assert render(msg("not written yet"), "ru") == "ещё не написано"
+    assert render("learner text {x}", "ru") == "learner text {x}"  # not a message: as it is
+
+
+def grade_day4(tmp_path, *args, env=None):
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / EXERCISE).write_text(BUGGY_DAY4)
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", folder, "--exercise", EXERCISE, "--seed", "1", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", **(env or {})},
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+@pytest.mark.parametrize(
+    "args, env, lang",
+    [
+        (["--lang", "ru"], {}, "ru"),
+        (["--lang", "et"], {"LANG": "ru_RU.UTF-8"}, "et"),
+        ([], {"LANG": "ru_RU.UTF-8"}, "ru"),
+        ([], {"LANG": "C"}, "en"),
+        ([], {"LANG": ""}, "en"),
+    ],
+)
+def test_the_cli_gives_its_advice_in_the_language_asked_for(tmp_path, args, env, lang):
+    out = grade_day4(tmp_path, *args, env=env)
+    for advice in ADVICE[lang]:
+        assert advice in out, out
+    others = [a for other, said in ADVICE.items() if other != lang for a in said]
+    assert not any(a in out for a in others), out
+
+
+def test_gradescope_json_stays_english_unless_asked(tmp_path):
+    results = tmp_path / "results.json"
+    grade_day4(tmp_path, "--json", results, env={"LANG": "ru_RU.UTF-8"})
+    outputs = " ".join(t["output"] for t in json.loads(results.read_text())["tests"])
+    assert all(advice in outputs for advice in ADVICE["en"])
+
+
+def test_an_unknown_language_is_a_one_line_usage_error():
+    run = subprocess.run(
+        [sys.executable, "-m", "grader", "--lang", "de"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    last = run.stderr.strip().splitlines()[-1]
+    assert "--lang" in last and "'de'" in last and all(f"'{x}'" in last for x in LANGS + ["en"])
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_the_pages_checks_speak_the_pages_language(lang):
+    results = run_public_checks(EXERCISE, BUGGY_DAY4, lang=lang)
+    said = " ".join(r["message"] for r in results)
+    assert not any(r["passed"] for r in results)
+    for advice in ADVICE[lang]:
+        assert advice in said, said
+    english = run_public_checks(EXERCISE, BUGGY_DAY4)
+    assert [r["name"] for r in results] == [r["name"] for r in english]
+    if lang == "en":
+        assert results == english
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_a_file_that_does_not_run_is_said_so_in_the_pages_language(lang):
+    results = run_public_checks(EXERCISE, "def broken(:\n", lang=lang)
+    why = file_error(results[0]["message"], lang)
+    assert why is not None and "SyntaxError" in why
+    assert file_error("anything else", lang) is None
+
+
+def test_the_sites_grader_wheel_renders_the_messages_alone(tmp_path, public_cases_file):
+    """The files the site's grader wheel holds (PUBLIC_GRADER, the catalogs, the public
+    cases), alone on the path: the page's checks answer in Russian, with nothing of the
+    trusted side or of the repository's locales/ to lean on."""
+    from hooks import site_build
+    from hooks.wheels import package_files
+
+    files = package_files(ROOT, "grader", only=site_build.PUBLIC_GRADER)
+    files.update(site_build.grader_catalogs(ROOT))
+    files["grader/public_cases.json"] = public_cases_file.read_bytes()
+    assert {"grader/locales/ru/LC_MESSAGES/course.mo", "grader/messages.py"} <= set(files)
+    assert not any(name.startswith("grader/checks/") for name in files)
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    script = (
+        "import json, sys\n"
+        "sys.path.insert(0, '.')\n"
+        "import grader\n"
+        "assert grader.__file__.startswith(sys.argv[2]), grader.__file__\n"
+        "from grader.public import run_public_checks\n"
+        "results = run_public_checks(sys.argv[1], sys.stdin.read(), lang='ru')\n"
+        "assert 'grader.checks' not in sys.modules and 'translations' not in sys.modules\n"
+        "print(json.dumps([r['message'] for r in results], ensure_ascii=False))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", script, EXERCISE, str(tmp_path)],
+        input=BUGGY_DAY4,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": os.environ.get("PATH", "")},
+    )
+    assert run.returncode == 0, run.stderr
+    said = " ".join(json.loads(run.stdout))
+    assert all(advice in said for advice in ADVICE["ru"]), said
