@@ -17,9 +17,11 @@ source. English is the messages themselves: it needs no catalog.
 from __future__ import annotations
 
 import gettext as _gettext
-import os
 from functools import cache
 from pathlib import Path
+
+# The language the environment asks for: the grader's (it runs where this file may not be).
+from grader.messages import from_environment  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent
 LOCALES = ROOT / "locales"
@@ -59,24 +61,6 @@ def t(lang: str, message: str, **values) -> str:
     """`message` in `lang`, its {placeholders} filled (the one call most code needs)."""
     text = gettext(lang, message)
     return text.format(**values) if values else text
-
-
-def from_environment(environ: dict[str, str] | None = None) -> str:
-    """The language the environment asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
-    reads them), if the course speaks it; English otherwise."""
-    environ = os.environ if environ is None else environ
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(name, "")
-        if not value:
-            continue
-        # LANGUAGE may list several ("et:ru"); the others name one locale ("ru_RU.UTF-8")
-        for entry in value.split(":") if name == "LANGUAGE" else [value]:
-            lang = entry.split("_")[0].split(".")[0].split("@")[0].lower()
-            if lang in LANGUAGES:
-                return lang
-        if name != "LANGUAGE":
-            break  # gettext reads the first of the others that is set
-    return DEFAULT
 
 
 def _(message: str) -> str:

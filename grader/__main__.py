@@ -15,12 +15,10 @@ import json
 import sys
 from pathlib import Path
 
-from translations import from_environment
-
 from .checks import EXERCISES
 from .grade import grade_one
 from .isolation import CHOICES
-from .messages import LANGUAGES, msg, render
+from .messages import LANGUAGES, from_environment, msg, render
 from .report import errors, gradescope_rejected, write_json
 from .sandbox import SandboxError, detect
 

@@ -16,10 +16,21 @@ repository, the Gradescope zip).
 
 import gettext
 import math
+import os
 from functools import cache
 from pathlib import Path
 
-__all__ = ["LANGUAGES", "DEFAULT", "Message", "msg", "fmt", "render", "render_data", "to_data"]
+__all__ = [
+    "LANGUAGES",
+    "DEFAULT",
+    "from_environment",
+    "Message",
+    "msg",
+    "fmt",
+    "render",
+    "render_data",
+    "to_data",
+]
 
 DOMAIN = "course"
 DEFAULT = "en"
@@ -43,7 +54,7 @@ class Message:
         return f"msg({self.id!r}, **{self.values!r})"
 
 
-def msg(message, **values):
+def msg(message, /, **values):
     """Mark `message` for translation (Babel's keyword `msg`); `values` fill its {fields}."""
     return Message(message, values)
 
@@ -54,6 +65,24 @@ def fmt(x):
         return repr(x)
     text = repr(float(x))
     return text if len(text) <= 10 else f"{x:.6g}"
+
+
+def from_environment(environ=None):
+    """The language the environment asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext
+    reads them), if the course speaks it; English otherwise."""
+    environ = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if not value:
+            continue
+        # LANGUAGE may list several ("et:ru"); the others name one locale ("ru_RU.UTF-8")
+        for entry in value.split(":") if name == "LANGUAGE" else [value]:
+            lang = entry.split("_")[0].split(".")[0].split("@")[0].lower()
+            if lang in LANGUAGES:
+                return lang
+        if name != "LANGUAGE":
+            break  # gettext reads the first of the others that is set
+    return DEFAULT
 
 
 @cache
