@@ -216,6 +216,14 @@ def test_a_new_day_is_its_own_five_files_and_its_notebook(tmp_path, request):
         else:
             tree.mkdir(exist_ok=True)
             shutil.copy2(source, tree / name)
+    # A new day's translations come after its English page, on the same branch: meanwhile
+    # the build shows the English page in their place (CONTRIBUTING, "Translate a page").
+    config = tree / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "translations_whole: true" in text
+    config.write_text(
+        text.replace("translations_whole: true", "translations_whole: false"), encoding="utf-8"
+    )
     before = _digest(tree)
 
     # The five files a new day is.
