@@ -113,9 +113,10 @@ def run(code, key, filename):
 
     {"ok": true} or {"ok": false, "interrupted": bool, "error": {type, message, traceback}}.
     """
-    ns = namespace(key)
-    _remember_source(filename, code)
+    # Everything inside the try: Stop's SIGINT may land on any line, the first included.
     try:
+        ns = namespace(key)
+        _remember_source(filename, code)
         tree = ast.parse(code, filename, "exec")
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr):
@@ -126,14 +127,16 @@ def run(code, key, filename):
             value = eval(compile(last, filename, "eval"), ns)
             if value is not None:
                 display(value)
+        outcome = {"ok": True}
     except KeyboardInterrupt:
-        return json.dumps({"ok": False, "interrupted": True, "error": None})
+        outcome = {"ok": False, "interrupted": True, "error": None}
     except BaseException as exc:  # SystemExit too: a cell must never end the worker
-        return json.dumps(_error(exc))
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    return json.dumps({"ok": True})
+        outcome = _error(exc)
+    # A Stop landing here, after the cell, reaches the worker as a thrown KeyboardInterrupt,
+    # which it reports as a stop too.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return json.dumps(outcome)
 
 
 def _plain(value):

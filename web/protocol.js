@@ -97,6 +97,19 @@
 /** A Python module's dotted name, the only kind `call` loads a package for. */
 export const MODULE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
+/** What a Python error thrown out of a request becomes in its reply. A Stop whose SIGINT
+ *  landed outside the Python function's own try (entering or leaving it) is still a stop.
+ *  @param {any} err @returns {{ok: false, interrupted: boolean, error?: PythonError}} */
+export function thrown(err) {
+  if (err?.type === "KeyboardInterrupt") return { ok: false, interrupted: true };
+  const error = {
+    type: err?.type || err?.name || "Error",
+    message: String(err?.message || err),
+    traceback: "",
+  };
+  return { ok: false, interrupted: false, error };
+}
+
 /** The worker and its interrupt buffer, started with its "init" message sent.
  * @param {string | URL} workerURL
  * @param {string} indexURL

@@ -9,7 +9,7 @@
 // the rest and says so once, so a runaway print loop cannot flood the page.
 
 import cellrunSource from "./cellrun.py";
-import { MODULE_NAME } from "./protocol.js";
+import { MODULE_NAME, thrown } from "./protocol.js";
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -148,10 +148,6 @@ function executing(id) {
   post({ type: "executing", id });
 }
 
-function describe(err) {
-  return { type: err?.type || err?.name || "Error", message: String(err?.message || err), traceback: "" };
-}
-
 /** @param {import("./protocol.js").RunMessage} message */
 async function handleRun({ id, ns, code, filename }) {
   startOutput(id);
@@ -165,7 +161,7 @@ async function handleRun({ id, ns, code, filename }) {
   try {
     result = JSON.parse(cellrun.run(code, ns, filename));
   } catch (err) {
-    result = { ok: false, interrupted: false, error: describe(err) };
+    result = thrown(err);
   }
   flush();
   post({ type: "done", id, truncated: out.truncated, ...result });
@@ -195,7 +191,7 @@ async function handleCall({ id, module, ns, name, args }) {
     post({ type: "result", id, ok: true, value: JSON.parse(text) });
   } catch (err) {
     flush();
-    post({ type: "result", id, ok: false, error: describe(err) });
+    post({ type: "result", id, ...thrown(err) });
   }
 }
 
@@ -221,7 +217,12 @@ async function handleCheck({ id, exercise, source, lang }) {
   // "executing": Stop's grace and the time limit are for the learner's code alone.
   cellrun.prepare_check(exercise);
   executing(id);
-  const result = JSON.parse(cellrun.check_exercise(exercise, source, lang));
+  let result;
+  try {
+    result = JSON.parse(cellrun.check_exercise(exercise, source, lang));
+  } catch (err) {
+    result = thrown(err);
+  }
   flush();
   post({
     type: "result",
@@ -270,12 +271,7 @@ self.onmessage = (event) => {
     .then(() => handle(msg))
     .catch((err) => {
       if ("id" in msg) {
-        post({
-          type: msg.type === "run" ? "done" : "result",
-          id: msg.id,
-          ok: false,
-          error: describe(err),
-        });
+        post({ type: msg.type === "run" ? "done" : "result", id: msg.id, ...thrown(err) });
       }
     });
 };

@@ -34,7 +34,14 @@ def wait_state(block, states, timeout=60.0):
         if state in states:
             return state
         block.page.wait_for_timeout(25)
-    raise AssertionError(f"state stayed {block.get_attribute('data-state')!r}, wanted {states}")
+    shown = (
+        block.locator("[data-output]").inner_text()
+        if block.locator("[data-output]").count()
+        else ""
+    )
+    raise AssertionError(
+        f"state stayed {block.get_attribute('data-state')!r}, wanted {states}; output: {shown!r}"
+    )
 
 
 def run(block, timeout=60.0):
