@@ -156,6 +156,20 @@ def without_language(key: str) -> str:
     return rest if first in LANGUAGES[1:] else key
 
 
+def offline_page_words(root: Path) -> dict:
+    """{lang: {key: text}}: the words of the worker's own offline page (web/sw.js, which
+    loads no file of the site), the "offlinePage." messages of web/locales/<lang>.json."""
+    words = {}
+    for lang in LANGUAGES:
+        messages = json.loads((root / "web" / "locales" / f"{lang}.json").read_text("utf-8"))
+        words[lang] = {
+            key.removeprefix("offlinePage."): text
+            for key, text in messages.items()
+            if key.startswith("offlinePage.")
+        }
+    return words
+
+
 def write_service_worker(root: Path, site: Path, server_url: str | None = None) -> dict:
     """site/sw.js: web/sw.js with this build's files; returns what it was given.
 
@@ -164,7 +178,12 @@ def write_service_worker(root: Path, site: Path, server_url: str | None = None) 
     """
     files = offline_files(site)
     version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
-    build = {"version": version, "headers": ISOLATION_HEADERS, "files": files}
+    build = {
+        "version": version,
+        "headers": ISOLATION_HEADERS,
+        "files": files,
+        "offlinePage": offline_page_words(root),
+    }
     if server_url:
         build["server"] = server_url
     source = (root / "web" / "sw.js").read_text()

@@ -201,20 +201,26 @@ const escapeHTML = (text) =>
   text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 /** The page a learner gets offline for a page this browser does not keep (a notebook's page
- *  not opened online yet): small and styled on its own (no file of the site is needed), with
- *  links to what is kept: the lesson itself, the course map and the home page. */
+ *  not opened online yet): small and styled on its own (no file of the site is needed), in
+ *  the page's language, with links to what is kept: the lesson itself, the course map and the
+ *  home page, in that language. */
 function offlinePage(path) {
-  const link = (to, text) => `<a href="${escapeHTML(new URL(to, SCOPE).href)}">${text}</a>`;
-  const notebook = /^notebooks\/(day\d\d_[a-z0-9_]+)\/$/.exec(path);
+  const first = path.split("/")[0];
+  const lang = first in BUILD.offlinePage && path.includes("/") ? first : "en";
+  const prefix = lang === "en" ? "" : `${lang}/`;
+  const words = BUILD.offlinePage[lang];
+  const say = (key, values = {}) =>
+    escapeHTML(words[key]).replace(/\{\{(\w+)\}\}/g, (_, name) => values[name] ?? "");
+  const link = (to, text) => `<a href="${escapeHTML(new URL(prefix + to, SCOPE).href)}">${text}</a>`;
+  const notebook = /^notebooks\/(day\d\d_[a-z0-9_]+)\/$/.exec(path.slice(prefix.length));
   const links = [
-    notebook && `<li>${link(`lessons/${notebook[1]}/`, "This day's lesson")}, with its runnable cells</li>`,
-    `<li>${link("map/", "The course map")}</li>`,
-    `<li>${link("", "The course's home page")}</li>`,
+    notebook && `<li>${say("lessonItem", { lesson: link(`lessons/${notebook[1]}/`, say("lesson")) })}</li>`,
+    `<li>${link("map/", say("map"))}</li>`,
+    `<li>${link("", say("home"))}</li>`,
   ].filter(Boolean);
-  const what = notebook ? "This notebook's page" : "This page";
   const html = `<!doctype html>
-<html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark"><title>Offline: page not saved</title>
+<html lang="${lang}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><title>${say("title")}</title>
 <style>
 body { font: 1rem/1.5 system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem;
   color: #1f2328; background: #fff; }
@@ -222,10 +228,8 @@ h1 { font-size: 1.4rem; } a { color: #3949ab; } li { margin: 0.3rem 0; }
 @media (prefers-color-scheme: dark) { body { color: #e3e3e8; background: #1e2129; } a { color: #9fa8da; } }
 </style>
 <main class="course-offline-page" data-offline-page>
-<h1>You are offline</h1>
-<p>${what} was not saved for offline use: this browser keeps the lessons, the exercises and the
-explorers, and keeps a notebook's page once you have opened it online. Open it again when you are
-back online. Meanwhile, these work offline:</p>
+<h1>${say("heading")}</h1>
+<p>${say(notebook ? "notebook" : "page")}</p>
 <ul>${links.join("")}</ul>
 </main></html>`;
   return new Response(html, {

@@ -216,7 +216,22 @@ def test_a_reader_of_another_language_keeps_that_language_s_pages(sw_context, si
             "a Russian page kept for an Estonian reader"
         )
         assert "/" + NEVER_OPENED not in kept  # the English lesson: kept once visited
+        server.stop()
+        sw_context.set_offline(True)
+        # A notebook's page not kept says so in the reader's language, with links to the
+        # pages kept in that language.
+        page.goto(server.url + "et/notebooks/day10_neuron/")
+        said = page.locator("[data-offline-page]")
+        expect(said.locator("h1")).to_have_text("Võrguühendus puudub")
+        expect(said).to_contain_text("Selle märkmiku lehte ei salvestatud")
+        assert page.evaluate("document.documentElement.lang") == "et"
+        hrefs = said.locator("a").evaluate_all("links => links.map(a => a.href)")
+        et = server.url + "et/"
+        assert hrefs == [et + "lessons/day10_neuron/", et + "map/", et]
+        said.get_by_role("link", name="Selle päeva õppetund").click()
+        expect(page.locator("h1")).to_contain_text("neuron", ignore_case=True)
     finally:
+        sw_context.set_offline(False)
         server.stop()
 
 
