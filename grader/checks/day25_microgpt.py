@@ -9,11 +9,12 @@ of that float loss.
 import math
 import random
 
+from grader.messages import msg
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
 from .cases import case, central_difference
 
-TITLE = "Day 25: microGPT, assembled"
+TITLE = msg("Day 25: microGPT, assembled")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine.gpt's
 # building blocks, without its gpt and document_loss (this exercise) and what uses them.
 ENGINE = {"value": (), "gpt": ("gpt", "document_loss")}
@@ -150,8 +151,12 @@ def forward(cfg, p, tokens):
 def expect(case):
     inputs = case["inputs"]
     cfg, p, tokens = inputs["config"], inputs["params"], inputs["tokens"]
-    setup = (
-        f"tokens {tokens}, n_embd {cfg['n_embd']}, {cfg['n_head']} heads, {cfg['n_layer']} layer(s)"
+    setup = msg(
+        "tokens {tokens}, n_embd {n_embd}, {n_head} heads, {n_layer} layer(s)",
+        tokens=str(tokens),
+        n_embd=cfg["n_embd"],
+        n_head=cfg["n_head"],
+        n_layer=cfg["n_layer"],
     )
     logits, loss = forward(cfg, p, tokens)
     V = cfg["vocab_size"]
@@ -166,14 +171,25 @@ def expect(case):
                 [
                     (
                         float(cfg["n_embd"]),
-                        "gpt returned the last vector, not the logits: "
-                        "finish with linear(x, lm_head)",
+                        msg(
+                            "gpt returned the last vector, not the logits: "
+                            "finish with linear(x, lm_head)"
+                        ),
                     )
                 ],
+                label=msg("position {pos}: number of logits", pos=pos),
             )
         )
         for j, z in enumerate(row):
-            wants.append(Want(f"position {pos}: logit {j}", z, CLOSED, setup))
+            wants.append(
+                Want(
+                    f"position {pos}: logit {j}",
+                    z,
+                    CLOSED,
+                    setup,
+                    label=msg("position {pos}: logit {j}", pos=pos, j=j),
+                )
+            )
     wants.append(
         Want(
             "keys cached",
@@ -183,10 +199,13 @@ def expect(case):
             [
                 (
                     0.0,
-                    "gpt must append this position's key to keys[i] (and its value "
-                    "to values[i]) before attending",
+                    msg(
+                        "gpt must append this position's key to keys[i] (and its value "
+                        "to values[i]) before attending"
+                    ),
                 )
             ],
+            label=msg("keys cached"),
         )
     )
     wants.append(Want("loss", loss, CLOSED, setup))
@@ -202,6 +221,8 @@ def expect(case):
         )
     return Expectation(
         wants,
-        hint="Compare your gpt step by step with the lesson's "
-        "formulas: embeddings, then each branch with its road.",
+        hint=msg(
+            "Compare your gpt step by step with the lesson's "
+            "formulas: embeddings, then each branch with its road."
+        ),
     )

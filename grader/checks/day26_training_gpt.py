@@ -9,12 +9,13 @@ replaying them the same way.
 
 import math
 
+from grader.messages import msg
 from grader.runners.day26_training_gpt import SMALL, picked
 from grader.verdict import CLOSED, Expectation, Pattern, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 26: training microGPT with Adam and a decaying learning rate"
+TITLE = msg("Day 26: training microGPT with Adam and a decaying learning rate")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): document_loss
 # is given, engine.gpt's lr_at and train_step are this exercise, and Adam (engine.optim)
 # is there only for the training steps, which get one from make_optimizer: never where
@@ -137,24 +138,34 @@ def _expect_adam(inputs):
     args = (inputs["data"], inputs["grads"], inputs["lr"], inputs["beta1"], inputs["beta2"])
     data, m, v = _adam(*args)
     uncorrected = _adam(*args, correct=False)[0]
-    setup = f"data = {inputs['data']}, gradients per step = {inputs['grads']}, lr = {inputs['lr']}"
+    setup = msg(
+        "data = {data}, gradients per step = {grads}, lr = {lr}",
+        data=str(inputs["data"]),
+        grads=str(inputs["grads"]),
+        lr=inputs["lr"],
+    )
     wants = []
     for i in range(len(data)):
         bugs = [
             (
                 uncorrected[i],
-                "no bias correction: divide m by (1 - beta1 ** (step + 1)) and "
-                "v by (1 - beta2 ** (step + 1))",
+                msg(
+                    "no bias correction: divide m by (1 - beta1 ** (step + 1)) and "
+                    "v by (1 - beta2 ** (step + 1))"
+                ),
             ),
             (
                 inputs["data"][i],
-                "the parameters did not move: p.data -= lr * m_hat / (sqrt(v_hat) + eps)",
+                msg("the parameters did not move: p.data -= lr * m_hat / (sqrt(v_hat) + eps)"),
             ),
         ]
         wants.append(Want(f"p[{i}].data", data[i], CLOSED, setup, bugs))
     for i in range(len(data)):
         stale = [
-            (0.0, "m and v must be updated in place (m[i] = ...), so the next step reads them")
+            (
+                0.0,
+                msg("m and v must be updated in place (m[i] = ...), so the next step reads them"),
+            )
         ]
         wants.append(Want(f"m[{i}]", m[i], CLOSED, setup, stale))
         wants.append(Want(f"v[{i}]", v[i], CLOSED, setup, stale))
@@ -188,21 +199,32 @@ def _replay(inputs, bug=None):
 
 
 BUGS = {
-    "no_zero_grad": "the gradients of the previous step leaked in: call optimizer.zero_grad() "
-    "before loss.backward()",
-    "zero_after_backward": "the gradients were zeroed after backward(), so Adam saw none: zero "
-    "them BEFORE loss.backward()",
-    "no_decay": "the learning rate did not decay: set optimizer.lr = lr_at(step, steps, lr) "
-    "at every step",
-    "lr_after_step": "each update used the previous step's rate: set optimizer.lr BEFORE "
-    "optimizer.step()",
+    "no_zero_grad": msg(
+        "the gradients of the previous step leaked in: call optimizer.zero_grad() "
+        "before loss.backward()"
+    ),
+    "zero_after_backward": msg(
+        "the gradients were zeroed after backward(), so Adam saw none: zero "
+        "them BEFORE loss.backward()"
+    ),
+    "no_decay": msg(
+        "the learning rate did not decay: set optimizer.lr = lr_at(step, steps, lr) at every step"
+    ),
+    "lr_after_step": msg(
+        "each update used the previous step's rate: set optimizer.lr BEFORE optimizer.step()"
+    ),
 }
 
 
 def _expect_train(inputs):
     expected = _replay(inputs)
     variants = {bug: _replay(inputs, bug) for bug in BUGS}
-    setup = f"{len(inputs['names'])} steps of {inputs['steps']}, lr = {inputs['lr']}"
+    setup = msg(
+        "{count} steps of {steps}, lr = {lr}",
+        count=len(inputs["names"]),
+        steps=inputs["steps"],
+        lr=inputs["lr"],
+    )
     wants = []
     for key, e in expected.items():
         bugs = [(variants[b][key], BUGS[b]) for b in BUGS if abs(variants[b][key] - e) > 1e-9]
@@ -212,7 +234,7 @@ def _expect_train(inputs):
     patterns = [Pattern(variants[b], BUGS[b], CLOSED) for b in BUGS if variants[b] != expected]
     return Expectation(
         wants,
-        hint="Zero the gradients, loss, backward, set the rate, step; return loss.data.",
+        hint=msg("Zero the gradients, loss, backward, set the rate, step; return loss.data."),
         patterns=patterns,
     )
 
@@ -221,15 +243,15 @@ def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "lr":
         step, steps, lr = inputs["step"], inputs["steps"], inputs["lr"]
-        setup = f"step {step} of {steps}, lr = {lr}"
+        setup = msg("step {step} of {steps}, lr = {lr}", step=step, steps=steps, lr=lr)
         bugs = [
             (
                 lr * (1 - (step + 1) / steps),
-                "off by one: step counts from 0, so step 0 gets the full rate",
+                msg("off by one: step counts from 0, so step 0 gets the full rate"),
             ),
             (
                 lr * step / steps,
-                "the rate grows: it should fall from lr towards 0, lr * (1 - step / steps)",
+                msg("the rate grows: it should fall from lr towards 0, lr * (1 - step / steps)"),
             ),
         ]
         return Expectation([Want("lr", lr * (1 - step / steps), CLOSED, setup, bugs)])

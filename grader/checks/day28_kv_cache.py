@@ -7,12 +7,13 @@ wrapping the `gpt` the learner's module imported.
 
 import random
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case
 from .day25_microgpt import _weights, forward
 
-TITLE = "Day 28: the KV cache"
+TITLE = msg("Day 28: the KV cache")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): the given
 # gpt() and its building blocks; the engine has no loop over positions to hide.
 ENGINE = {"value": (), "gpt": ()}
@@ -77,21 +78,25 @@ def expect(case):
     inputs = case["inputs"]
     tokens = inputs["tokens"]
     n = len(tokens)
-    setup = f"tokens {tokens}"
+    setup = msg("tokens {tokens}", tokens=str(tokens))
     # forward() predicts tokens[1:], so give it one extra token to get a logit row for every position
     logits, _ = forward(inputs["config"], inputs["params"], tokens + [0])
     cached = case["kind"] == "with"
     expected_calls = float(n if cached else n * (n + 1) // 2)
     other = float(n * (n + 1) // 2 if cached else n)
     advice = (
-        "gpt ran once per position: a fresh cache per position means running positions "
-        "0..t again every time"
+        msg(
+            "gpt ran once per position: a fresh cache per position means running positions "
+            "0..t again every time"
+        )
         if not cached
-        else "gpt ran for the whole prefix at every position: make one cache before the loop "
-        "and run each position once"
+        else msg(
+            "gpt ran for the whole prefix at every position: make one cache before the loop "
+            "and run each position once"
+        )
     )
     wants = [
-        Want("positions returned", float(n), EXACT, setup),
+        Want("positions returned", float(n), EXACT, setup, label=msg("positions returned")),
         Want(
             "calls of gpt",
             expected_calls,
@@ -99,11 +104,23 @@ def expect(case):
             setup,
             [
                 (other, advice),
-                (0.0, "gpt was not called through the name imported in the exercise file"),
+                (
+                    0.0,
+                    msg("gpt was not called through the name imported in the exercise file"),
+                ),
             ],
+            label=msg("calls of gpt"),
         ),
     ]
     for pos, row in enumerate(logits):
         for j, z in enumerate(row):
-            wants.append(Want(f"position {pos}: logit {j}", z, CLOSED, setup))
+            wants.append(
+                Want(
+                    f"position {pos}: logit {j}",
+                    z,
+                    CLOSED,
+                    setup,
+                    label=msg("position {pos}: logit {j}", pos=pos, j=j),
+                )
+            )
     return Expectation(wants)

@@ -6,19 +6,20 @@ exact dual-number derivatives of the same program (grader/checks/programs.py). A
 deeper than Python's recursion limit proves the sort keeps its own stack.
 """
 
+from grader.messages import msg
 from grader.runners.programs import BINARY
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case
 from .programs import describe, expect_order, forward, leaf_gradients, order_graph, output_value
 
-TITLE = "Day 29: an iterative topological sort and backward()"
+TITLE = msg("Day 29: an iterative topological sort and backward()")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value's
 # own iterative topological_order and backward are this exercise.
 ENGINE = {"value": ("Value.backward", "Value.topological_order")}
 ENGINE_BY_KIND = {}
 
-RECURSION = (
+RECURSION = msg(
     "a RecursionError or a missing node on a deep graph: keep your own stack in a list "
     "instead of calling a function recursively"
 )
@@ -119,7 +120,7 @@ def expect(case):
     program = case["inputs"]["program"]
     setup = describe(program)
     if case["kind"] == "order":
-        advice = {"last": "the root must come last: place a node only after all its children"}
+        advice = {"last": msg("the root must come last: place a node only after all its children")}
         deep = len(order_graph(program)[1]) > 1000
         return expect_order(program, setup, advice, hint=RECURSION if deep else "")
     grads = leaf_gradients(program)
@@ -133,18 +134,20 @@ def expect(case):
             EXACT,
             setup,
             [
-                (0.0, "the root's grad must start at 1.0 (d out / d out)"),
+                (0.0, msg("the root's grad must start at 1.0 (d out / d out)")),
                 (
                     2.0,
-                    "the root is not a leaf: zero it before adding 1.0, so a second call "
-                    "does not double it",
+                    msg(
+                        "the root is not a leaf: zero it before adding 1.0, so a second call "
+                        "does not double it"
+                    ),
                 ),
             ],
         ),
     ]
     for (name, _), g in zip(program["leaves"], grads):
         bugs = (
-            [(g, "leaves must accumulate across backward() calls: do not reset them")]
+            [(g, msg("leaves must accumulate across backward() calls: do not reset them"))]
             if twice
             else []
         )
@@ -160,13 +163,16 @@ def expect(case):
                 [
                     (
                         2.0 * inner,
-                        "zero the .grad of every node with children before a "
-                        "backward pass: intermediate results hold this pass's "
-                        "gradient only",
+                        msg(
+                            "zero the .grad of every node with children before a "
+                            "backward pass: intermediate results hold this pass's "
+                            "gradient only"
+                        ),
                     )
                 ],
+                label=msg("first inner node's grad"),
             )
         )
     return Expectation(
-        wants, hint="Walk the order reversed and add local_grad * node.grad to each child."
+        wants, hint=msg("Walk the order reversed and add local_grad * node.grad to each child.")
     )

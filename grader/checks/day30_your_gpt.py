@@ -7,12 +7,13 @@ their closed forms, e^L and L / log 2.
 import math
 import random
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case
 from .day25_microgpt import _weights, forward
 
-TITLE = "Day 30: measuring your GPT"
+TITLE = msg("Day 30: measuring your GPT")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): gpt() and
 # cross_entropy are given; document_loss and evaluate would be held_out_loss.
 ENGINE = {"value": (), "gpt": ("document_loss", "evaluate")}
@@ -71,7 +72,7 @@ def expect(case):
     inputs = case["inputs"]
     if case["kind"] == "measures":
         loss = inputs["loss"]
-        setup = f"loss = {loss}"
+        setup = f"loss = {loss}"  # no words: a code name
         return Expectation(
             [
                 Want(
@@ -82,7 +83,10 @@ def expect(case):
                     [
                         (
                             2.0**loss,
-                            "perplexity uses e, the base of the natural log the loss is in: math.exp(loss)",
+                            msg(
+                                "perplexity uses e, the base of the natural log the loss is in: "
+                                "math.exp(loss)"
+                            ),
                         )
                     ],
                 ),
@@ -91,7 +95,8 @@ def expect(case):
                     loss / math.log(2),
                     CLOSED,
                     setup,
-                    [(loss * math.log(2), "divide by log 2, do not multiply")],
+                    [(loss * math.log(2), msg("divide by log 2, do not multiply"))],
+                    label=msg("bits per character"),
                 ),
             ]
         )
@@ -99,23 +104,25 @@ def expect(case):
     per_name = [forward(cfg, p, tokens)[1] for tokens in docs]
     counts = [len(tokens) - 1 for tokens in docs]
     expected = sum(loss * c for loss, c in zip(per_name, counts)) / sum(counts)
-    setup = f"{len(docs)} name(s): {docs}"
+    setup = msg("{count} name(s): {docs}", count=len(docs), docs=str(docs))
     bugs = []
     if len(docs) > 1:
         bugs.append(
             (
                 sum(per_name) / len(per_name),
-                "this is the mean of each name's mean: divide "
-                "the sum over all predictions by the number of predictions instead",
+                msg(
+                    "this is the mean of each name's mean: divide "
+                    "the sum over all predictions by the number of predictions instead"
+                ),
             )
         )
     bugs.append(
         (
             sum(loss * c for loss, c in zip(per_name, counts)),
-            "this is the total: divide by the number of predicted tokens",
+            msg("this is the total: divide by the number of predicted tokens"),
         )
     )
     return Expectation(
-        [Want("held-out loss", expected, CLOSED, setup, bugs)],
-        hint="Use a fresh KV cache for every name.",
+        [Want("held-out loss", expected, CLOSED, setup, bugs, label=msg("held-out loss"))],
+        hint=msg("Use a fresh KV cache for every name."),
     )
