@@ -11,11 +11,12 @@ B read by rows) are recognised.
 import math
 from itertools import product
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, then_wants, uniform
 
-TITLE = "Day 31: tensors, broadcasting, sums over an axis, matmul"
+TITLE = msg("Day 31: tensors, broadcasting, sums over an axis, matmul")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -246,15 +247,15 @@ def _data_wants(data, setup, bugs=()):
     return wants
 
 
-LEFT = "the shapes are lined up from the RIGHT: compare the last sizes first"
-SMALLER = "where one size is 1, the result has the other (the larger) size"
+LEFT = msg("the shapes are lined up from the RIGHT: compare the last sizes first")
+SMALLER = msg("where one size is 1, the result has the other (the larger) size")
 
 
 def expect(case):
     inputs, kind = case["inputs"], case["kind"]
     if kind in ("shape", "refuse"):
         a, b = inputs["a"], inputs["b"]
-        setup = f"broadcast_shape({tuple(a)}, {tuple(b)})"
+        setup = f"broadcast_shape({tuple(a)}, {tuple(b)})"  # no words: code names
         if kind == "refuse":
             want = Want(
                 "raised ValueError",
@@ -264,9 +265,13 @@ def expect(case):
                 [
                     (
                         0.0,
-                        "no ValueError: two sizes that differ, neither of them 1, do not broadcast",
+                        msg(
+                            "no ValueError: two sizes that differ, neither of them 1, "
+                            "do not broadcast"
+                        ),
                     )
                 ],
+                label=msg("raised ValueError"),
             )
             return Expectation([want, *then_wants(expect, case)])
         bugs = [
@@ -279,15 +284,15 @@ def expect(case):
         return Expectation(_shape_wants(_broadcast(a, b), setup, bugs))
     if kind == "expand":
         data, shape, out_shape = inputs["data"], inputs["shape"], inputs["out_shape"]
-        setup = f"broadcast_to({data}, {tuple(shape)}, {tuple(out_shape)})"
+        setup = f"broadcast_to({data}, {tuple(shape)}, {tuple(out_shape)})"  # no words
         cycled = [data[i % len(data)] for i in range(_size(out_shape))]
-        advice = (
+        advice = msg(
             "repeating the data end to end only copies along axes missing at the left; "
             "along a size-1 axis inside the shape, each number repeats in place"
         )
         return Expectation(
             _data_wants(_expand(data, shape, out_shape), setup, [(cycled, advice)]),
-            hint=(
+            hint=msg(
                 "Turn each flat index of out_shape into one index per axis; along an axis "
                 "where the input has size 1 (or none), read the input at index 0."
             ),
@@ -299,29 +304,51 @@ def expect(case):
             inputs["axis"],
             inputs["keepdims"],
         )
-        setup = f"sum_axis({data}, {shape}, axis={axis}, keepdims={keepdims})"
+        setup = f"sum_axis({data}, {shape}, axis={axis}, keepdims={keepdims})"  # no words
         kept = shape[:axis] + (1,) + shape[axis + 1 :]
         gone = shape[:axis] + shape[axis + 1 :]
         bugs = [
-            (_sum(data, shape, other), f"these are the sums along axis {other}, not axis {axis}")
+            (
+                _sum(data, shape, other),
+                msg(
+                    "these are the sums along axis {other}, not axis {axis}",
+                    other=other,
+                    axis=axis,
+                ),
+            )
             for other in range(len(shape))
             if other != axis and _size(shape) // shape[other] == _size(gone)
         ]
         shape_bugs = [
             (
                 list(gone if keepdims else kept),
-                "keepdims keeps the summed axis with size 1; without it the axis leaves the shape",
+                msg(
+                    "keepdims keeps the summed axis with size 1; without it the axis leaves "
+                    "the shape"
+                ),
             )
         ]
         return Expectation(
             _data_wants(_sum(data, shape, axis), setup, bugs)
             + _shape_wants(list(kept if keepdims else gone), setup, shape_bugs),
-            hint="Along the axis, neighbouring numbers are strides(shape)[axis] apart in the flat list.",
+            hint=msg(
+                "Along the axis, neighbouring numbers are strides(shape)[axis] apart in the "
+                "flat list."
+            ),
         )
     a, a_shape, b, b_shape = inputs["a"], inputs["a_shape"], inputs["b"], inputs["b_shape"]
-    setup = f"matmul(a of shape {tuple(a_shape)}, b of shape {tuple(b_shape)}), a = {a}, b = {b}"
+    setup = msg(
+        "matmul(a of shape {a_shape}, b of shape {b_shape}), a = {a}, b = {b}",
+        a_shape=str(tuple(a_shape)),
+        b_shape=str(tuple(b_shape)),
+        a=str(a),
+        b=str(b),
+    )
     n, m = a_shape[0], b_shape[1]
     return Expectation(
         _data_wants(_matmul(a, a_shape, b, b_shape), setup) + _shape_wants([n, m], setup),
-        hint="Entry (i, j) is row i of a times column j of b: a[i * k + p] * b[p * m + j], summed over p.",
+        hint=msg(
+            "Entry (i, j) is row i of a times column j of b: a[i * k + p] * b[p * m + j], "
+            "summed over p."
+        ),
     )

@@ -11,11 +11,12 @@ dA and dB swapped) are recognised.
 import math
 from itertools import product
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 32: the backward pass of broadcasting, sums and matmul"
+TITLE = msg("Day 32: the backward pass of broadcasting, sums and matmul")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -224,12 +225,14 @@ def expect(case):
     grad = inputs["grad"]
     if kind == "unbroadcast":
         grad_shape, shape = tuple(inputs["grad_shape"]), tuple(inputs["shape"])
-        setup = f"unbroadcast({grad}, {grad_shape}, {shape})"
+        setup = f"unbroadcast({grad}, {grad_shape}, {shape})"  # no words: code names
         bugs = [
             (
                 _unbroadcast(grad, grad_shape, shape, last_copy=True),
-                "this is the gradient of one copy only: each entry receives the SUM over "
-                "all the places it was copied to (+=, not =)",
+                msg(
+                    "this is the gradient of one copy only: each entry receives the SUM over "
+                    "all the places it was copied to (+=, not =)"
+                ),
             )
         ]
         length_bugs = []
@@ -237,18 +240,22 @@ def expect(case):
             length_bugs.append(
                 (
                     float(len(grad)),
-                    "the upstream gradient came back whole: sum it over the broadcast axes, "
-                    "down to x's own shape",
+                    msg(
+                        "the upstream gradient came back whole: sum it over the broadcast axes, "
+                        "down to x's own shape"
+                    ),
                 )
             )
         return Expectation(
             _wants("dx", _unbroadcast(grad, grad_shape, shape), setup, bugs, length_bugs),
-            hint="Each entry of x gets the sum of grad over every index of grad_shape that reads it.",
+            hint=msg(
+                "Each entry of x gets the sum of grad over every index of grad_shape that reads it."
+            ),
         )
     if kind == "sum":
         shape, axis, mean = tuple(inputs["shape"]), inputs["axis"], inputs["mean"]
         n = shape[axis]
-        setup = f"sum_axis_backward({grad}, {shape}, axis={axis}, mean={mean})"
+        setup = f"sum_axis_backward({grad}, {shape}, axis={axis}, mean={mean})"  # no words
         scale = 1.0 / n if mean else 1.0
         right = _sum_backward(grad, shape, axis, scale)
         bugs = []
@@ -256,28 +263,37 @@ def expect(case):
             bugs.append(
                 (
                     _sum_backward(grad, shape, axis, 1.0),
-                    "a mean's gradient is divided by n = shape[axis]",
+                    msg("a mean's gradient is divided by n = shape[axis]"),
                 )
             )
         else:
             bugs.append(
                 (
                     _sum_backward(grad, shape, axis, 1.0 / n),
-                    "a sum's gradient is not divided by n: only a mean's is",
+                    msg("a sum's gradient is not divided by n: only a mean's is"),
                 )
             )
         return Expectation(
             _wants("dx", right, setup, bugs),
-            hint=(
+            hint=msg(
                 "The entry of x at index (..., p, ...) takes the gradient of the sum at the "
                 "same index without p: copy grad along the axis, in its position."
             ),
         )
     a, b, n, k, m = inputs["a"], inputs["b"], inputs["n"], inputs["k"], inputs["m"]
-    setup = f"matmul_backward(a of shape ({n}, {k}), b of shape ({k}, {m}), grad of shape ({n}, {m})), a = {a}, b = {b}, grad = {grad}"
+    setup = msg(
+        "matmul_backward(a of shape ({n}, {k}), b of shape ({k}, {m}), grad of shape "
+        "({n}, {m})), a = {a}, b = {b}, grad = {grad}",
+        n=n,
+        k=k,
+        m=m,
+        a=str(a),
+        b=str(b),
+        grad=str(grad),
+    )
     da, db = _matmul_backward(a, b, grad, n, k, m)
     db_transposed = [db[j + p * m] for j in range(m) for p in range(k)]
-    swapped = "dA has A's shape (n, k) and dB has B's (k, m): return (dA, dB), in that order"
+    swapped = msg("dA has A's shape (n, k) and dB has B's (k, m): return (dA, dB), in that order")
     length_a = [(float(k * m), swapped)] if k * m != n * k else []
     length_b = [(float(n * k), swapped)] if k * m != n * k else []
     return Expectation(
@@ -289,10 +305,16 @@ def expect(case):
             [
                 (
                     db_transposed,
-                    "this is dB transposed: dB = A^T grad, row p for each row of B, shape (k, m)",
+                    msg(
+                        "this is dB transposed: dB = A^T grad, row p for each row of B, "
+                        "shape (k, m)"
+                    ),
                 )
             ],
             length_b,
         ),
-        hint="dA[i, p] = sum over j of grad[i, j] * B[p, j]; dB[p, j] = sum over i of A[i, p] * grad[i, j].",
+        hint=msg(
+            "dA[i, p] = sum over j of grad[i, j] * B[p, j]; "
+            "dB[p, j] = sum over i of A[i, p] * grad[i, j]."
+        ),
     )

@@ -10,12 +10,13 @@ numbers they give.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from . import lm
 from .cases import case, uniform
 
-TITLE = "Day 33: the MLP language model's forward pass on a batch"
+TITLE = msg("Day 33: the MLP language model's forward pass on a batch")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -194,36 +195,44 @@ def _nested_wants(name, got, bugs, setup, tol):
 def expect(case):
     x, kind = case["inputs"], case["kind"]
     if kind == "embed":
-        setup = f"C = {x['C']}, X = {x['X']}"
+        setup = f"C = {x['C']}, X = {x['X']}"  # no words: code names
         bugs = [
             (
                 _embed(x["C"], x["X"], reverse=True),
-                "the slots are in reverse order: emb[b][t] is the row of X[b][t]",
+                msg("the slots are in reverse order: emb[b][t] is the row of X[b][t]"),
             )
         ]
         wants = _nested_wants("emb", _embed(x["C"], x["X"]), bugs, setup, EXACT)
-        hint = "emb[b][t] is a copy of the row C[X[b][t]]: one list per example, one row per token."
+        hint = msg(
+            "emb[b][t] is a copy of the row C[X[b][t]]: one list per example, one row per token."
+        )
     elif kind == "flatten":
         setup = f"emb = {x['emb']}"
         bugs = [
             (
                 _flatten(x["emb"], by_number=True),
-                "the numbers are taken embedding-number by embedding-number: lay each "
-                "embedding whole, then the next (token 0's E numbers, then token 1's, ...)",
+                msg(
+                    "the numbers are taken embedding-number by embedding-number: lay each "
+                    "embedding whole, then the next (token 0's E numbers, then token 1's, ...)"
+                ),
             )
         ]
         wants = _nested_wants("x", _flatten(x["emb"]), bugs, setup, EXACT)
-        hint = "x[b] is emb[b][0] + emb[b][1] + ... : the T embeddings of example b end to end."
+        hint = msg(
+            "x[b] is emb[b][0] + emb[b][1] + ... : the T embeddings of example b end to end."
+        )
     elif kind == "linear":
         setup = f"x = {x['x']}, W = {x['W']}, b = {x['b']}"
         bugs = [
             (
                 _linear(x["x"], x["W"], x["b"], bias=False),
-                "the bias is missing: add b[i] to output i",
+                msg("the bias is missing: add b[i] to output i"),
             )
         ]
         wants = _nested_wants("out", _linear(x["x"], x["W"], x["b"]), bugs, setup, CLOSED)
-        hint = "out[r][i] = sum over j of x[r][j] * W[i][j], plus b[i]: row i of W makes output i."
+        hint = msg(
+            "out[r][i] = sum over j of x[r][j] * W[i][j], plus b[i]: row i of W makes output i."
+        )
     else:
         logits, Y = x["logits"], x["Y"]
         setup = f"logits = {logits}, Y = {Y}"
@@ -232,15 +241,18 @@ def expect(case):
         bugs = [
             (
                 sum(losses),
-                "this is the sum of the losses: the batch loss is their MEAN (divide by B)",
+                msg("this is the sum of the losses: the batch loss is their MEAN (divide by B)"),
             ),
             (
                 sum(_losses(logits, [Y[0]] * len(Y))) / len(Y),
-                "every row was scored against the first target: row r's target is Y[r]",
+                msg("every row was scored against the first target: row r's target is Y[r]"),
             ),
         ]
         wants = [
             Want("loss", mean, CLOSED, setup, [(v, a) for v, a in bugs if abs(v - mean) > 1e-9])
         ]
-        hint = "Row r's loss is log(sum_j exp(logits[r][j])) - logits[r][Y[r]], with the row's maximum subtracted before exp."
+        hint = msg(
+            "Row r's loss is log(sum_j exp(logits[r][j])) - logits[r][Y[r]], with the row's "
+            "maximum subtracted before exp."
+        )
     return Expectation(wants, hint=hint)

@@ -10,12 +10,13 @@ transpose) are named by the numbers they give.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want
 
 from . import lm
 from .cases import case, then_wants, uniform
 
-TITLE = "Day 34: attention as matrices, with a causal mask"
+TITLE = msg("Day 34: attention as matrices, with a causal mask")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -171,13 +172,17 @@ def _nested_wants(name, got, bugs, setup, tol):
     return wants
 
 
-NO_MASK = "position i attends to later positions: mask every j > i (weight 0) before the softmax"
-DIAGONAL = "the diagonal is masked too: a position must see itself; mask only j > i, not j >= i"
-LOWER = "the past is masked instead of the future: mask[i][j] is True when j > i"
-TRANSPOSED = (
+NO_MASK = msg(
+    "position i attends to later positions: mask every j > i (weight 0) before the softmax"
+)
+DIAGONAL = msg(
+    "the diagonal is masked too: a position must see itself; mask only j > i, not j >= i"
+)
+LOWER = msg("the past is masked instead of the future: mask[i][j] is True when j > i")
+TRANSPOSED = msg(
     "the weights look transposed: ROW i must hold position i's weights over the positions j"
 )
-UNSCALED = "the scores look unscaled: divide each dot product by sqrt(d), d = len(Q[0])"
+UNSCALED = msg("the scores look unscaled: divide each dot product by sqrt(d), d = len(Q[0])")
 
 
 def _bugs(Q, K, weights_of):
@@ -200,54 +205,69 @@ def expect(case):
     x, kind = case["inputs"], case["kind"]
     if kind == "uneven":
         C, n_head = len(x["X"][0]), x["n_head"]
-        setup = f"X has rows of {C} numbers, n_head = {n_head}"
-        advice = (
+        setup = msg("X has rows of {C} numbers, n_head = {n_head}", C=C, n_head=n_head)
+        advice = msg(
             "no ValueError: check that len(X[0]) % n_head == 0 and raise ValueError "
             "saying the width must split into equal heads"
         )
-        want = Want("raised ValueError", 1.0, CLOSED, setup, [(0.0, advice)])
+        want = Want(
+            "raised ValueError",
+            1.0,
+            CLOSED,
+            setup,
+            [(0.0, advice)],
+            label=msg("raised ValueError"),
+        )
         return Expectation([want, *then_wants(expect, case)])
     if kind == "split":
         X, n_head = x["X"], x["n_head"]
-        setup = f"X = {X}, n_head = {n_head}"
+        setup = f"X = {X}, n_head = {n_head}"  # no words: code names
         bugs = [
             (
                 _split(X, n_head, reshape=True),
-                "this reads X as (n_head, T, hd) without moving the numbers (a reshape "
-                "without the transpose): head h takes slice h of EVERY row",
+                msg(
+                    "this reads X as (n_head, T, hd) without moving the numbers (a reshape "
+                    "without the transpose): head h takes slice h of EVERY row"
+                ),
             )
         ]
         wants = _nested_wants("heads", _split(X, n_head), bugs, setup, EXACT)
         return Expectation(
-            wants, hint="heads[h][t] is X[t][h * hd : (h + 1) * hd], hd = C // n_head."
+            wants, hint=msg("heads[h][t] is X[t][h * hd : (h + 1) * hd], hd = C // n_head.")
         )
     Q, K = x["Q"], x["K"]
     T = len(Q)
     if kind == "weights":
-        setup = f"Q = {Q}, K = {K}"
+        setup = f"Q = {Q}, K = {K}"  # no words: code names
         mask = [[1.0 if j > i else 0.0 for j in range(T)] for i in range(T)]
         mask_bugs = [
             ([[1.0 if j >= i else 0.0 for j in range(T)] for i in range(T)], DIAGONAL),
             ([[1.0 if j < i else 0.0 for j in range(T)] for i in range(T)], LOWER),
         ]
-        wants = _nested_wants("mask", mask, mask_bugs, f"T = {T} (True counts as 1)", EXACT)
+        mask_setup = msg("T = {T} (True counts as 1)", T=T)
+        wants = _nested_wants("mask", mask, mask_bugs, mask_setup, EXACT)
         weight_bugs = _bugs(Q, K, lambda w: w)
         wants += _nested_wants("weights", _weights(Q, K), weight_bugs, setup, CLOSED)
         patterns = _whole_patterns("mask", mask_bugs, EXACT)
         patterns += _whole_patterns("weights", weight_bugs, CLOSED)
-        hint = "Row i: the scores Q[i] . K[j] / sqrt(d), -inf where j > i, then softmax over j."
+        hint = msg(
+            "Row i: the scores Q[i] . K[j] / sqrt(d), -inf where j > i, then softmax over j."
+        )
     else:
         V = x["V"]
-        setup = f"Q = {Q}, K = {K}, V = {V}"
+        setup = f"Q = {Q}, K = {K}, V = {V}"  # no words: code names
         if len(V[0]) == len(Q[0]):  # day 22's head, position by position
             expected = [lm.attention_head(Q[i], K[: i + 1], V[: i + 1]) for i in range(T)]
         else:
             expected = _apply(_weights(Q, K), V)
         bugs = _bugs(Q, K, lambda w: _apply(w, V))
         bugs.append(
-            (_apply(_weights(Q, K), K), "this blends the keys: the output is the weights times V")
+            (
+                _apply(_weights(Q, K), K),
+                msg("this blends the keys: the output is the weights times V"),
+            )
         )
         wants = _nested_wants("out", expected, bugs, setup, CLOSED)
         patterns = _whole_patterns("out", bugs, CLOSED)
-        hint = "Row i of the output is sum over j of weights[i][j] * V[j]."
+        hint = msg("Row i of the output is sum over j of weights[i][j] * V[j].")
     return Expectation(wants, hint=hint, patterns=patterns)

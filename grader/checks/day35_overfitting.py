@@ -10,11 +10,12 @@ whole list) are recognised by what they give.
 
 import random
 
+from grader.messages import msg
 from grader.verdict import EXACT, Expectation, Want, WantList
 
 from .cases import case, uniform
 
-TITLE = "Day 35: a three-way split and early stopping"
+TITLE = msg("Day 35: a three-way split and early stopping")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -150,10 +151,11 @@ def _expect_split(x):
     random.Random(x["seed"]).shuffle(shuffled)
     train, dev, test = _cut(shuffled, n_dev, n_test)
     plain = _cut(items, n_dev, n_test)
-    setup = f"items = {items}, n_dev = {n_dev}, n_test = {n_test}, seed = {x['seed']}"
+    setup = f"items = {items}, n_dev = {n_dev}, n_test = {n_test}, seed = {x['seed']}"  # no words
     n_train = len(items) - n_dev - n_test
     other_order = (shuffled[n_dev + n_test :], shuffled[:n_dev], shuffled[n_dev : n_dev + n_test])
-    hint = "shuffle a copy with random.Random(seed).shuffle, then cut: train, dev, test"
+    hint = msg("shuffle a copy with random.Random(seed).shuffle, then cut: train, dev, test")
+    unshuffled = msg("the items were not shuffled: random.Random(seed).shuffle(a copy)")
     return Expectation(
         [
             WantList(
@@ -161,11 +163,14 @@ def _expect_split(x):
                 train,
                 setup,
                 [
-                    (plain[0], "the items were not shuffled: random.Random(seed).shuffle(a copy)"),
+                    (plain[0], unshuffled),
                     (
                         other_order[0],
-                        "the cuts are in another order: train is the FIRST "
-                        f"{n_train} items of the shuffled copy, then dev, then test",
+                        msg(
+                            "the cuts are in another order: train is the FIRST "
+                            "{n_train} items of the shuffled copy, then dev, then test",
+                            n_train=n_train,
+                        ),
                     ),
                 ],
                 hint,
@@ -175,8 +180,11 @@ def _expect_split(x):
                 dev,
                 setup,
                 [
-                    (plain[1], "the items were not shuffled: random.Random(seed).shuffle(a copy)"),
-                    (other_order[1], "the cuts are in another order: dev comes right after train"),
+                    (plain[1], unshuffled),
+                    (
+                        other_order[1],
+                        msg("the cuts are in another order: dev comes right after train"),
+                    ),
                 ],
                 hint,
             ),
@@ -184,7 +192,12 @@ def _expect_split(x):
                 "test",
                 test,
                 setup,
-                [(other_order[2], "the cuts are in another order: test is the LAST n_test items")],
+                [
+                    (
+                        other_order[2],
+                        msg("the cuts are in another order: test is the LAST n_test items"),
+                    )
+                ],
                 hint,
             ),
             WantList(
@@ -194,19 +207,25 @@ def _expect_split(x):
                 [
                     (
                         shuffled,
-                        "the caller's list was shuffled in place: shuffle a copy, "
-                        "list(items), and leave the list you were given as it was",
+                        msg(
+                            "the caller's list was shuffled in place: shuffle a copy, "
+                            "list(items), and leave the list you were given as it was"
+                        ),
                     )
                 ],
-                "the list you are given must be left as it was",
+                msg("the list you are given must be left as it was"),
+                label=msg("items afterwards"),
             ),
             WantList(
                 "train, second call",
                 train,
                 setup,
                 [],
-                "the same seed must give the same split: use random.Random(seed), not the "
-                "global random module unseeded",
+                msg(
+                    "the same seed must give the same split: use random.Random(seed), not the "
+                    "global random module unseeded"
+                ),
+                label=msg("train, second call"),
             ),
         ]
     )
@@ -215,7 +234,9 @@ def _expect_split(x):
 def _expect_stop(x):
     losses, patience = list(x["losses"]), x["patience"]
     best, stop = _stopping(losses, patience)
-    setup = f"dev_losses = {losses}, patience = {patience}"
+    setup = f"dev_losses = {losses}, patience = {patience}"  # no words: code names
+    tie = msg("a loss EQUAL to the best is not a new best: use < , not <=")
+    too_late = msg("one evaluation too late: stop when i - best reaches patience (>=)")
     ties = _stopping(losses, patience, new_best=lambda loss, b: loss <= b)
     later = _stopping(losses, patience, wait=patience + 1)
     hindsight = min(range(len(losses)), key=losses.__getitem__)
@@ -227,13 +248,16 @@ def _expect_stop(x):
                 EXACT,
                 setup,
                 [
-                    (ties[0], "a loss EQUAL to the best is not a new best: use < , not <="),
+                    (ties[0], tie),
                     (
                         hindsight,
-                        "the best was taken over the whole list: training stopped at "
-                        f"evaluation {stop} and never saw the losses after it",
+                        msg(
+                            "the best was taken over the whole list: training stopped at "
+                            "evaluation {stop} and never saw the losses after it",
+                            stop=stop,
+                        ),
                     ),
-                    (later[0], "one evaluation too late: stop when i - best reaches patience (>=)"),
+                    (later[0], too_late),
                 ],
                 label="best",
             ),
@@ -243,15 +267,14 @@ def _expect_stop(x):
                 EXACT,
                 setup,
                 [
-                    (ties[1], "a loss EQUAL to the best is not a new best: use < , not <="),
-                    (
-                        later[1],
-                        "one evaluation too late: stop when i - best reaches patience (>=)",
-                    ),
+                    (ties[1], tie),
+                    (later[1], too_late),
                     (
                         len(losses) - 1,
-                        "training never stopped: stop at the first evaluation "
-                        "that is `patience` evaluations after the latest new best",
+                        msg(
+                            "training never stopped: stop at the first evaluation "
+                            "that is `patience` evaluations after the latest new best"
+                        ),
                     ),
                 ],
             ),
