@@ -10,11 +10,12 @@ past the divergence, an index returned for a rate) are recognised by what they g
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 36: a warmup + cosine schedule and a learning-rate range test"
+TITLE = msg("Day 36: a warmup + cosine schedule and a learning-rate range test")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -176,13 +177,16 @@ def _schedule(step, warmup, steps, lr_max, lr_min, bug=None):
 
 
 SCHEDULE_BUGS = {
-    "warmup_from_0": "warmup off by one: step 0 gets lr_max * 1 / warmup, not 0 "
-    "(lr_max * (step + 1) / warmup)",
-    "whole_run": "the cosine runs over the whole run: progress = (step - warmup) / "
-    "(steps - warmup), 0 when the warmup ends",
-    "linear": "that is a straight line: the decay follows 0.5 * (1 + cos(pi * progress))",
-    "no_floor": "the floor is missing: lr_min + (lr_max - lr_min) * 0.5 * (1 + cos(...))",
-    "no_pi": "the cosine's argument is pi * progress, so that it ends at cos(pi) = -1",
+    "warmup_from_0": msg(
+        "warmup off by one: step 0 gets lr_max * 1 / warmup, not 0 (lr_max * (step + 1) / warmup)"
+    ),
+    "whole_run": msg(
+        "the cosine runs over the whole run: progress = (step - warmup) / "
+        "(steps - warmup), 0 when the warmup ends"
+    ),
+    "linear": msg("that is a straight line: the decay follows 0.5 * (1 + cos(pi * progress))"),
+    "no_floor": msg("the floor is missing: lr_min + (lr_max - lr_min) * 0.5 * (1 + cos(...))"),
+    "no_pi": msg("the cosine's argument is pi * progress, so that it ends at cos(pi) = -1"),
 }
 
 
@@ -197,22 +201,36 @@ def _expect_schedule(x):
             value = _schedule(s, *args, bug=bug)
             if abs(value - right) > 1e-9 * max(1.0, abs(right)):
                 bugs.append((value, advice))
-        wants.append(Want(f"lr at step {s}", right, CLOSED, setup, bugs))
+        wants.append(
+            Want(
+                f"lr at step {s}",
+                right,
+                CLOSED,
+                setup,
+                bugs,
+                label=msg("lr at step {step}", step=s),
+            )
+        )
     return Expectation(wants)
 
 
 def _expect_rates(x):
     a, b, n = x["lr_start"], x["lr_end"], x["n"]
-    setup = f"lr_start = {a}, lr_end = {b}, n = {n}"
-    wants = [Want("len(rates)", n, EXACT, setup, [], label="how many rates")]
+    setup = f"lr_start = {a}, lr_end = {b}, n = {n}"  # no words: code names
+    wants = [Want("len(rates)", n, EXACT, setup, [], label=msg("how many rates"))]
     for i in range(n):
         right = a * (b / a) ** (i / (n - 1))
         bugs = [
-            (a * (b / a) ** (i / n), "the last rate must be lr_end: the exponent is i / (n - 1)"),
+            (
+                a * (b / a) ** (i / n),
+                msg("the last rate must be lr_end: the exponent is i / (n - 1)"),
+            ),
             (
                 a + (b - a) * i / (n - 1),
-                "these rates grow by equal steps: each must be the "
-                "previous one TIMES the same factor (lr_end / lr_start) ** (1 / (n - 1))",
+                msg(
+                    "these rates grow by equal steps: each must be the "
+                    "previous one TIMES the same factor (lr_end / lr_start) ** (1 / (n - 1))"
+                ),
             ),
         ]
         bugs = [(v, m) for v, m in bugs if abs(v - right) > 1e-9 * abs(right)]
@@ -232,32 +250,42 @@ def _pick(losses, k, against_first=False):
     return lowest, diverged
 
 
+INDEX = msg("that is an index: return the RATE, rates[i]")
+AGAINST_FIRST = msg(
+    "divergence is judged against the lowest loss BEFORE the step, not the first loss"
+)
+
+
 def _expect_pick(x):
     rates, losses, k = list(x["rates"]), list(x["losses"]), x["k"]
     lowest, diverged = _pick(losses, k)
-    setup = f"rates = {rates}, losses = {losses}, k = {k}"
+    setup = f"rates = {rates}, losses = {losses}, k = {k}"  # no words: code names
     first = _pick(losses, k, against_first=True)
     hindsight = min(range(len(losses)), key=losses.__getitem__)
-    lowest_bugs = [(float(lowest), "that is an index: return the RATE, rates[i]")]
+    lowest_bugs = [(float(lowest), INDEX)]
     if rates[first[0]] == rates[hindsight]:
         lowest_bugs.append(
             (
                 rates[hindsight],
-                "the test ends at the first step whose loss is above k times the lowest loss "
-                "before it (not the first loss), and nothing past the divergence counts",
+                msg(
+                    "the test ends at the first step whose loss is above k times the lowest "
+                    "loss before it (not the first loss), and nothing past the divergence counts"
+                ),
             )
         )
     else:
         lowest_bugs.append(
             (
                 rates[first[0]],
-                "divergence is judged against the lowest loss BEFORE the step, not the first loss",
+                AGAINST_FIRST,
             )
         )
         lowest_bugs.append(
             (
                 rates[hindsight],
-                "the lowest was read past the divergence: the test ends where the loss blew up",
+                msg(
+                    "the lowest was read past the divergence: the test ends where the loss blew up"
+                ),
             )
         )
     lowest_bugs = [(v, m) for v, m in lowest_bugs if v != rates[lowest]]
@@ -271,17 +299,16 @@ def _expect_pick(x):
                 setup,
                 [],
                 label="diverged",
-                more="The loss never went above k times the lowest before it: return None.",
+                more=msg("The loss never went above k times the lowest before it: return None."),
             )
         )
     else:
-        bugs = [(float(diverged), "that is an index: return the RATE, rates[i]")]
+        bugs = [(float(diverged), INDEX)]
         if first[1] is not None and first[1] != diverged:
             bugs.append(
                 (
                     rates[first[1]],
-                    "divergence is judged against the lowest loss "
-                    "BEFORE the step, not the first loss",
+                    AGAINST_FIRST,
                 )
             )
         wants.append(
@@ -291,7 +318,7 @@ def _expect_pick(x):
                 CLOSED,
                 setup,
                 bugs,
-                more="If you returned None: the loss went above k times the lowest before it.",
+                more=msg("If you returned None: the loss went above k times the lowest before it."),
             )
         )
     return Expectation(wants)

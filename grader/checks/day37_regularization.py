@@ -10,11 +10,12 @@ ignores the mask) are replayed the same way and named.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Pattern, Want
 
 from .cases import case, then_wants, uniform
 
-TITLE = "Day 37: AdamW and dropout"
+TITLE = msg("Day 37: AdamW and dropout")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -183,23 +184,37 @@ def _adamw(inputs, bug=None):
 
 
 ADAMW_BUGS = {
-    "l2": "the decay went into the gradient (L2 regularisation): AdamW keeps it out of m and "
-    "v and subtracts lr * weight_decay * params[i] beside Adam's ratio",
-    "no lr on decay": "multiply the decay by the learning rate: lr * (ratio + weight_decay * "
-    "params[i])",
-    "decay after": "decay the value from BEFORE the step: params[i] -= lr * (ratio + "
-    "weight_decay * params[i]) in one line",
-    "no correction": "correct m and v for starting at 0: m / (1 - beta1 ** t), v / (1 - beta2 ** t)",
-    "t + 1": "t is already the number of this step (1 for the first): correct with "
-    "1 - beta1 ** t, not 1 - beta1 ** (t + 1)",
+    "l2": msg(
+        "the decay went into the gradient (L2 regularisation): AdamW keeps it out of m and "
+        "v and subtracts lr * weight_decay * params[i] beside Adam's ratio"
+    ),
+    "no lr on decay": msg(
+        "multiply the decay by the learning rate: lr * (ratio + weight_decay * params[i])"
+    ),
+    "decay after": msg(
+        "decay the value from BEFORE the step: params[i] -= lr * (ratio + "
+        "weight_decay * params[i]) in one line"
+    ),
+    "no correction": msg(
+        "correct m and v for starting at 0: m / (1 - beta1 ** t), v / (1 - beta2 ** t)"
+    ),
+    "t + 1": msg(
+        "t is already the number of this step (1 for the first): correct with "
+        "1 - beta1 ** t, not 1 - beta1 ** (t + 1)"
+    ),
 }
 
 
 def _expect_adamw(inputs):
-    setup = (
-        f"params = {inputs['params']}, gradients of each step = {inputs['grads']}, "
-        f"lr = {inputs['lr']}, weight_decay = {inputs['weight_decay']}, "
-        f"betas = ({inputs['beta1']}, {inputs['beta2']})"
+    setup = msg(
+        "params = {params}, gradients of each step = {grads}, lr = {lr}, "
+        "weight_decay = {weight_decay}, betas = ({beta1}, {beta2})",
+        params=str(inputs["params"]),
+        grads=str(inputs["grads"]),
+        lr=inputs["lr"],
+        weight_decay=inputs["weight_decay"],
+        beta1=inputs["beta1"],
+        beta2=inputs["beta2"],
     )
     right = _adamw(inputs)
     replays = {bug: _adamw(inputs, bug) for bug in ADAMW_BUGS}
@@ -214,7 +229,7 @@ def _expect_adamw(inputs):
                 if abs(replay[which][i] - e) > 1e-9 * (1 + abs(e))
             ]
             wants.append(Want(f"{name}[{i}]", e, CLOSED, setup, bugs))
-    return Expectation(wants, hint="Update m and v in place, then params[i] in place.")
+    return Expectation(wants, hint=msg("Update m and v in place, then params[i] in place."))
 
 
 def _mask(inputs, inclusive=False):
@@ -224,20 +239,39 @@ def _mask(inputs, inclusive=False):
     return [0.0 if (u <= p if inclusive else u < p) else 1.0 / (1.0 - p) for u in inputs["us"]]
 
 
-EDGE = "a draw equal to p keeps its number: drop only when u < p"
-FLIPPED = "a number is dropped when u < p, kept otherwise"
+EDGE = msg("a draw equal to p keeps its number: drop only when u < p")
+FLIPPED = msg("a number is dropped when u < p, kept otherwise")
 
 
 def _expect_dropout(inputs):
     xs, p = inputs["xs"], inputs["p"]
     training = inputs["training"]
-    mode = "training" if training else "evaluation"
-    setup = f"xs = {xs}, p = {p}, {mode} mode, rng draws {inputs['us']}"
+    if training:
+        setup = msg(
+            "xs = {xs}, p = {p}, training mode, rng draws {us}",
+            xs=str(xs),
+            p=p,
+            us=str(inputs["us"]),
+        )
+    else:
+        setup = msg(
+            "xs = {xs}, p = {p}, evaluation mode, rng draws {us}",
+            xs=str(xs),
+            p=p,
+            us=str(inputs["us"]),
+        )
     mask = _mask(inputs)
     n = len(xs)
-    calls_bugs = [] if training else [(float(n), "in evaluation mode do not call rng at all")]
+    calls_bugs = [] if training else [(float(n), msg("in evaluation mode do not call rng at all"))]
     wants = [
-        Want("calls", float(n if training else 0), EXACT, setup, calls_bugs, "rng.random() calls"),
+        Want(
+            "calls",
+            float(n if training else 0),
+            EXACT,
+            setup,
+            calls_bugs,
+            msg("rng.random() calls"),
+        ),
         Want("len(mask)", float(n), EXACT, setup),
         Want("len(out)", float(n), EXACT, setup),
     ]
@@ -248,17 +282,23 @@ def _expect_dropout(inputs):
             if edge[i] != e:
                 bugs.append((edge[i], EDGE))
             if e != 0.0:
-                bugs.append((1.0, "divide the kept numbers by 1 - p: their mask is 1 / (1 - p)"))
-                bugs.append((1.0 - p, "the kept numbers are multiplied by 1 / (1 - p), not 1 - p"))
+                bugs.append(
+                    (1.0, msg("divide the kept numbers by 1 - p: their mask is 1 / (1 - p)"))
+                )
+                bugs.append(
+                    (1.0 - p, msg("the kept numbers are multiplied by 1 / (1 - p), not 1 - p"))
+                )
                 bugs.append((0.0, FLIPPED))
             else:
                 bugs.append((1.0 / (1.0 - p), FLIPPED))
         else:
-            bugs.append((0.0, "in evaluation mode nothing is dropped: the mask is all 1.0"))
-            bugs.append((1.0 / (1.0 - p), "in evaluation mode the mask is all 1.0"))
+            bugs.append((0.0, msg("in evaluation mode nothing is dropped: the mask is all 1.0")))
+            bugs.append((1.0 / (1.0 - p), msg("in evaluation mode the mask is all 1.0")))
         wants.append(Want(f"mask[{i}]", e, CLOSED, setup, bugs))
     for i, (e, x) in enumerate(zip(mask, xs)):
-        wants.append(Want(f"out[{i}]", e * x, CLOSED, setup, [(x, "out[i] is mask[i] * xs[i]")]))
+        wants.append(
+            Want(f"out[{i}]", e * x, CLOSED, setup, [(x, msg("out[i] is mask[i] * xs[i]"))])
+        )
     # At a draw equal to p, u <= p and a mask turned over give the same number: the whole
     # mask tells them apart.
     patterns = []
@@ -280,11 +320,17 @@ def expect(case):
         expectation.wants += then_wants(expect, case)
         return expectation
     grads, mask = inputs["grads"], inputs["mask"]
-    setup = f"upstream gradients {grads}, mask {[round(x, 6) for x in mask]}"
+    setup = msg(
+        "upstream gradients {grads}, mask {mask}",
+        grads=str(grads),
+        mask=str([round(x, 6) for x in mask]),
+    )
     wants = [Want("len(dx)", float(len(grads)), EXACT, setup)]
     for i, (g, mi) in enumerate(zip(grads, mask)):
-        bugs = [(g, "multiply each gradient by its mask: dropped numbers get no gradient")]
+        bugs = [(g, msg("multiply each gradient by its mask: dropped numbers get no gradient"))]
         if mi != 0.0:
-            bugs.append((g * mi * mi, "the mask already holds 1 / (1 - p): multiply by it once"))
+            bugs.append(
+                (g * mi * mi, msg("the mask already holds 1 / (1 - p): multiply by it once"))
+            )
         wants.append(Want(f"dx[{i}]", g * mi, CLOSED, setup, bugs))
     return Expectation(wants)

@@ -9,11 +9,12 @@ recognised by their values.
 
 import math
 
+from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
 from .cases import case, uniform
 
-TITLE = "Day 38: saturation, spread and the update-to-data ratio"
+TITLE = msg("Day 38: saturation, spread and the update-to-data ratio")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -107,15 +108,15 @@ def expect(case):
         bugs = [
             (
                 sum(abs(h) >= threshold for h in hs) / n,
-                "a number exactly at the threshold is not above it: use abs(h) > threshold",
+                msg("a number exactly at the threshold is not above it: use abs(h) > threshold"),
             ),
             (
                 sum(h > threshold for h in hs) / n,
-                "count both sides: abs(h) > threshold, the neurons near -1 are as flat",
+                msg("count both sides: abs(h) > threshold, the neurons near -1 are as flat"),
             ),
             (
                 float(sum(abs(h) > threshold for h in hs)),
-                "return the share (count / len(hs)), not the count",
+                msg("return the share (count / len(hs)), not the count"),
             ),
         ]
         bugs = [(v, a) for v, a in bugs if abs(v - right) > 1e-12]
@@ -125,8 +126,8 @@ def expect(case):
         setup = f"xs = {xs}"
         right = _std(xs)
         bugs = [
-            (_std(xs, 1), "divide by n = len(xs), not n - 1"),
-            (right**2, "this is the variance: take its square root"),
+            (_std(xs, 1), msg("divide by n = len(xs), not n - 1")),
+            (right**2, msg("this is the variance: take its square root")),
         ]
         return Expectation([Want("std", right, CLOSED, setup, bugs)])
     before, after = inputs["before"], inputs["after"]
@@ -135,9 +136,12 @@ def expect(case):
     spread = _std(before)
     right = math.log10(step / spread)
     bugs = [
-        (step / spread, "take math.log10 of the ratio"),
-        (math.log(step / spread), "use the base-10 logarithm, math.log10, not math.log"),
-        (-right, "the ratio is std(update) / std(before), not the other way round"),
-        (math.log10(step / _std(after)), "divide by the spread of the numbers BEFORE the step"),
+        (step / spread, msg("take math.log10 of the ratio")),
+        (math.log(step / spread), msg("use the base-10 logarithm, math.log10, not math.log")),
+        (-right, msg("the ratio is std(update) / std(before), not the other way round")),
+        (
+            math.log10(step / _std(after)),
+            msg("divide by the spread of the numbers BEFORE the step"),
+        ),
     ]
     return Expectation([Want("ratio", right, CLOSED, setup, bugs)])

@@ -9,11 +9,12 @@ lost last id, the last of equal pairs, new ids off by one, merges applied backwa
 halves swapped) are recognised by the lists they give.
 """
 
+from grader.messages import msg
 from grader.verdict import Expectation, WantList
 
 from .cases import case
 
-TITLE = "Day 39: byte-pair encoding"
+TITLE = msg("Day 39: byte-pair encoding")
 # Nothing here needs the engine; it is staged so that importing engine.bpe, which holds
 # every answer, says "write it yourself".
 ENGINE = {
@@ -267,6 +268,10 @@ def _codes(text):
     return [ord(c) for c in text]
 
 
+ACROSS = msg("a pair was counted across two sequences: count inside each sequence only")
+FIRST_ID = msg("the k-th merge (counting from 0) makes the id first_id + k")
+
+
 def expect(case):
     x, kind = case["inputs"], case["kind"]
     if kind == "counts":
@@ -275,12 +280,14 @@ def expect(case):
         bugs = [
             (
                 _flat_counts(_counts([[i for s in seqs for i in s]])),
-                "a pair was counted across two sequences: count inside each sequence only",
+                ACROSS,
             ),
             (
                 _flat_counts(sorted(right)),
-                "the pairs are sorted: keep them in the order they are first met "
-                "(a dict filled while reading keeps that order)",
+                msg(
+                    "the pairs are sorted: keep them in the order they are first met "
+                    "(a dict filled while reading keeps that order)"
+                ),
             ),
         ]
         return Expectation(
@@ -290,7 +297,10 @@ def expect(case):
                     _flat_counts(right),
                     f"sequences = {seqs}",
                     [(bug, advice) for bug, advice in bugs if bug != _flat_counts(right)],
-                    "count every (ids[t], ids[t + 1]) of each sequence (shown as a, b, count, pair after pair)",
+                    msg(
+                        "count every (ids[t], ids[t + 1]) of each sequence "
+                        "(shown as a, b, count, pair after pair)"
+                    ),
                 )
             ]
         )
@@ -300,12 +310,14 @@ def expect(case):
         bugs = [
             (
                 _merge(ids, pair, new_id, overlap=True),
-                "after a match, skip BOTH ids of the pair (move on by 2), so that matches "
-                "do not overlap",
+                msg(
+                    "after a match, skip BOTH ids of the pair (move on by 2), so that matches "
+                    "do not overlap"
+                ),
             ),
             (
                 _merge(ids, pair, new_id, drop_last=True),
-                "the last id is lost: a last id that starts no pair is kept as it is",
+                msg("the last id is lost: a last id that starts no pair is kept as it is"),
             ),
         ]
         return Expectation(
@@ -315,7 +327,7 @@ def expect(case):
                     right,
                     f"ids = {ids}, pair = {tuple(pair)}, new_id = {new_id}",
                     [(bug, advice) for bug, advice in bugs if bug != right],
-                    "scan from the left: a match becomes new_id, anything else is copied",
+                    msg("scan from the left: a match becomes new_id, anything else is copied"),
                 )
             ]
         )
@@ -325,20 +337,22 @@ def expect(case):
         bugs = [
             (
                 _train(seqs, first_id, num, last=True),
-                "of equally frequent pairs take the one met FIRST, "
-                "e.g. max(counts, key=counts.get)",
+                msg(
+                    "of equally frequent pairs take the one met FIRST, "
+                    "e.g. max(counts, key=counts.get)"
+                ),
             ),
             (
                 _train(seqs, first_id, num, offset=1),
-                "the k-th merge (counting from 0) makes the id first_id + k",
+                FIRST_ID,
             ),
             (
                 _train(seqs, first_id, num, offset=-1),
-                "the k-th merge (counting from 0) makes the id first_id + k",
+                FIRST_ID,
             ),
             (
                 _train(seqs, first_id, num, across=True),
-                "a pair was counted across two sequences: count inside each sequence only",
+                ACROSS,
             ),
         ]
         flat = [i for pair in right for i in pair]
@@ -355,10 +369,13 @@ def expect(case):
                     flat,
                     f"sequences = {seqs}, first_id = {first_id}, num_merges = {num}",
                     unique,
-                    "each round: count, take the most frequent pair, merge it everywhere (shown as a, b, pair after pair)",
+                    msg(
+                        "each round: count, take the most frequent pair, merge it everywhere "
+                        "(shown as a, b, pair after pair)"
+                    ),
                 )
             ],
-            hint="Stop when no pair is left.",
+            hint=msg("Stop when no pair is left."),
         )
     chars, merges = x["chars"], x["merges"]
     if kind == "encode":
@@ -367,11 +384,11 @@ def expect(case):
         bugs = [
             (
                 _encode(word, chars, merges, backwards=True),
-                "apply the merges in the order they were learnt, the first one first",
+                msg("apply the merges in the order they were learnt, the first one first"),
             ),
             (
                 _encode(word, chars, merges, offset=1),
-                "the k-th merge (counting from 0) makes the id len(chars) + k",
+                msg("the k-th merge (counting from 0) makes the id len(chars) + k"),
             ),
         ]
         return Expectation(
@@ -381,15 +398,17 @@ def expect(case):
                     right,
                     f"word = {word!r}, chars = {chars!r}, merges = {[tuple(p) for p in merges]}",
                     [(bug, advice) for bug, advice in bugs if bug != right],
-                    "start from [chars.index(c) for c in word], then merge pair k into "
-                    "len(chars) + k, for k in order",
+                    msg(
+                        "start from [chars.index(c) for c in word], then merge pair k into "
+                        "len(chars) + k, for k in order"
+                    ),
                 )
             ]
         )
     ids = x["ids"]
     right = _decode(ids, chars, merges)
     swapped = _decode(ids, chars, merges, swapped=True)
-    bugs = [(_codes(swapped), "a merge (a, b) stands for the text of a, THEN the text of b")]
+    bugs = [(_codes(swapped), msg("a merge (a, b) stands for the text of a, THEN the text of b"))]
     return Expectation(
         [
             WantList(
@@ -397,7 +416,10 @@ def expect(case):
                 _codes(right),
                 f"ids = {ids}, chars = {chars!r}, merges = {[tuple(p) for p in merges]}",
                 bugs if swapped != right else [],
-                "the text of merge k (id len(chars) + k) is the text of its a plus that of its b",
+                msg(
+                    "the text of merge k (id len(chars) + k) is the text of its a plus that of "
+                    "its b"
+                ),
                 text=True,
             )
         ]

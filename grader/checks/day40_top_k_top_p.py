@@ -11,12 +11,13 @@ temperature) are recognised.
 
 from fractions import Fraction
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want, WantList
 
 from . import lm
 from .cases import case, uniform
 
-TITLE = "Day 40: top-k and top-p sampling"
+TITLE = msg("Day 40: top-k and top-p sampling")
 ENGINE = {"value": (), "gpt": ("filter_probs", "sampling_probs", "_keep")}
 ENGINE_BY_KIND = {}
 
@@ -283,6 +284,9 @@ def _filter_wants(q, setup, bugs):
     return wants
 
 
+RENORMALISE = msg("divide the kept probabilities by their sum, so that they add up to 1 again")
+
+
 def expect(case):
     inputs, kind = case["inputs"], case["kind"]
     if kind == "topk":
@@ -291,20 +295,22 @@ def expect(case):
         bugs = [
             (
                 _top_k(probs, k, renormalise=False),
-                "divide the kept probabilities by their sum, so that they add up to 1 again",
+                RENORMALISE,
             ),
             (
                 _top_k(probs, k, every_tie=True),
-                "keep exactly k tokens: of equal probabilities at the k-th place, the one "
-                "with the SMALLER index ranks first",
+                msg(
+                    "keep exactly k tokens: of equal probabilities at the k-th place, the one "
+                    "with the SMALLER index ranks first"
+                ),
             ),
             (
                 _top_k(probs, k, smaller_first=False),
-                "equal probabilities rank the SMALLER index first",
+                msg("equal probabilities rank the SMALLER index first"),
             ),
             (
                 _keep(probs, set(_order(probs)[::-1][:k])),
-                "keep the k LARGEST probabilities: rank largest first",
+                msg("keep the k LARGEST probabilities: rank largest first"),
             ),
         ]
         return Expectation(_filter_wants(_top_k(probs, k), setup, bugs))
@@ -314,38 +320,48 @@ def expect(case):
         bugs = [
             (
                 _top_p(probs, p, renormalise=False),
-                "divide the kept probabilities by their sum, so that they add up to 1 again",
+                RENORMALISE,
             ),
             (
                 _top_p(probs, p, rule="strict"),
-                "when the running total reaches p exactly, the tokens kept already hold p: "
-                "cut the next one (keep a token only while the total before it is < p)",
+                msg(
+                    "when the running total reaches p exactly, the tokens kept already hold p: "
+                    "cut the next one (keep a token only while the total before it is < p)"
+                ),
             ),
             (
                 _top_p(probs, p, rule="through"),
-                "keep the token that crosses p: a token is kept while the tokens ranked "
-                "BEFORE it add up to less than p",
+                msg(
+                    "keep the token that crosses p: a token is kept while the tokens ranked "
+                    "BEFORE it add up to less than p"
+                ),
             ),
             (
                 _top_p(probs, p, by_index=True),
-                "walk down the ranking, most likely first, not in index order",
+                msg("walk down the ranking, most likely first, not in index order"),
             ),
         ]
         return Expectation(_filter_wants(_top_p(probs, p), setup, bugs))
-    setup = (
-        f"logits = {inputs['z']}, temperature = {inputs['T']}, top_k = {inputs['top_k']}, "
-        f"top_p = {inputs['top_p']}, one call per u in {inputs['us']}"
+    setup = msg(
+        "logits = {z}, temperature = {T}, top_k = {top_k}, top_p = {top_p}, one call per u in {us}",
+        z=str(inputs["z"]),
+        T=inputs["T"],
+        top_k=str(inputs["top_k"]),
+        top_p=str(inputs["top_p"]),
+        us=str(inputs["us"]),
     )
     right = _tokens(inputs)
     bugs = []
     for other, advice in (
         (
             _tokens(inputs, swapped=True),
-            "apply top-k first, then top-p to what top-k left (renormalised)",
+            msg("apply top-k first, then top-p to what top-k left (renormalised)"),
         ),
         (
             _tokens(inputs, no_temperature=True),
-            "divide the logits by the temperature first: next_token_probs(logits, temperature)",
+            msg(
+                "divide the logits by the temperature first: next_token_probs(logits, temperature)"
+            ),
         ),
     ):
         if other is not None and other != right:
@@ -353,7 +369,11 @@ def expect(case):
     return Expectation(
         [
             WantList(
-                "tokens", right, setup, bugs, hint="Draw each token with day 27's draw(probs, u)."
+                "tokens",
+                right,
+                setup,
+                bugs,
+                hint=msg("Draw each token with day 27's draw(probs, u)."),
             )
         ]
     )

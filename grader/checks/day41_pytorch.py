@@ -11,11 +11,12 @@ always adding one micro-batch, the GPUs or the block left out, the utilisation
 multiplied, hours or seconds instead of days) are recognised.
 """
 
+from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
 from .cases import case
 
-TITLE = "Day 41: what a GPT of nanoGPT's size costs"
+TITLE = msg("Day 41: what a GPT of nanoGPT's size costs")
 ENGINE = {}
 ENGINE_BY_KIND = {}
 
@@ -180,52 +181,65 @@ def _param_bugs(inputs):
     bias, tied, positions = inputs["bias"], inputs["tied"], inputs["count_positions"]
     bugs = []
     if tied:
-        bugs.append((right + V * E, "with tied=True the head IS the token table: count it once"))
+        bugs.append(
+            (right + V * E, msg("with tied=True the head IS the token table: count it once"))
+        )
     else:
         bugs.append(
             (
                 right - V * E,
-                "with tied=False the head is a vocab_size x n_embd matrix of its own: count it too",
+                msg(
+                    "with tied=False the head is a vocab_size x n_embd matrix of its own: count it too"
+                ),
             )
         )
     if positions:
         bugs.append(
             (
                 right - T * E,
-                "count the position embeddings (block_size x n_embd) when count_positions is True",
+                msg(
+                    "count the position embeddings (block_size x n_embd) when count_positions is True"
+                ),
             )
         )
     else:
-        bugs.append((right + T * E, "with count_positions=False leave the position embeddings out"))
+        bugs.append(
+            (right + T * E, msg("with count_positions=False leave the position embeddings out"))
+        )
     if bias:
         bugs.append(
             (
                 right - (2 * L + 1) * E,
-                "with bias=True each LayerNorm has a bias of n_embd numbers too",
+                msg("with bias=True each LayerNorm has a bias of n_embd numbers too"),
             )
         )
         bugs.append(
             (
                 right - L * 9 * E,
-                "with bias=True each of the six Linear layers has a bias, one number per output",
+                msg(
+                    "with bias=True each of the six Linear layers has a bias, one number per output"
+                ),
             )
         )
     else:
         bugs.append(
             (
                 right + (2 * L + 1) * E,
-                "with bias=False no LayerNorm has a bias: a gain of n_embd numbers only",
+                msg("with bias=False no LayerNorm has a bias: a gain of n_embd numbers only"),
             )
         )
-        bugs.append((right + L * 9 * E, "with bias=False the Linear layers have no biases"))
+        bugs.append((right + L * 9 * E, msg("with bias=False the Linear layers have no biases")))
     bugs.append(
         (
             right - (2 if bias else 1) * E,
-            "the final LayerNorm, after the last block, has parameters too",
+            msg("the final LayerNorm, after the last block, has parameters too"),
         )
     )
     bugs.append(
-        (right - L * 6 * E * E, "the MLP widens to 4 n_embd: two matrices of 4 n_embd x n_embd")
+        (
+            right - L * 6 * E * E,
+            msg("the MLP widens to 4 n_embd: two matrices of 4 n_embd x n_embd"),
+        )
     )
     return [(float(v), advice) for v, advice in bugs if v != right]
 
@@ -236,8 +250,10 @@ def expect(case):
         setup = ", ".join(f"{k}={v}" for k, v in inputs.items())
         return Expectation(
             [Want("parameters", float(count(inputs)), EXACT, setup, _param_bugs(inputs))],
-            hint="Add the tensors one by one: embeddings, each block's two LayerNorms, "
-            "attention and MLP, the final LayerNorm, the head.",
+            hint=msg(
+                "Add the tensors one by one: embeddings, each block's two LayerNorms, "
+                "attention and MLP, the final LayerNorm, the head."
+            ),
         )
     if kind == "micro":
         target, B, T, G = (inputs[k] for k in ("target", "batch_size", "block_size", "gpus"))
@@ -249,19 +265,19 @@ def expect(case):
         bugs = [
             (
                 float(target // per_round),
-                "a last, partial round of micro-batches still has to run: round UP",
+                msg("a last, partial round of micro-batches still has to run: round UP"),
             ),
             (
                 float(target // per_round + 1),
-                "when the target is a whole number of rounds, no extra micro-batch is needed",
+                msg("when the target is a whole number of rounds, no extra micro-batch is needed"),
             ),
             (
                 float(-(-target // (B * T))),
-                "the n_gpus GPUs each run their own micro-batches: divide by n_gpus too",
+                msg("the n_gpus GPUs each run their own micro-batches: divide by n_gpus too"),
             ),
             (
                 float(-(-target // (B * G))),
-                "each sequence holds block_size tokens: divide by block_size too",
+                msg("each sequence holds block_size tokens: divide by block_size too"),
             ),
         ]
         bugs = [(v, advice) for v, advice in bugs if v != rounds]
@@ -272,13 +288,15 @@ def expect(case):
     bugs = [
         (
             seconds * u * u / 86400,
-            "a GPU busy a fraction utilisation of the time does FEWER "
-            "operations per second: multiply the peak by it, not the time",
+            msg(
+                "a GPU busy a fraction utilisation of the time does FEWER "
+                "operations per second: multiply the peak by it, not the time"
+            ),
         ),
-        (seconds * u / 86400, "only a fraction utilisation of the peak is reached: use it"),
-        (seconds * G / 86400, "the n_gpus GPUs share the work: divide by n_gpus"),
-        (seconds / 3600, "a day is 24 hours of 3,600 seconds: 86,400 seconds"),
-        (seconds, "the time is asked in days, not seconds"),
+        (seconds * u / 86400, msg("only a fraction utilisation of the peak is reached: use it")),
+        (seconds * G / 86400, msg("the n_gpus GPUs share the work: divide by n_gpus")),
+        (seconds / 3600, msg("a day is 24 hours of 3,600 seconds: 86,400 seconds")),
+        (seconds, msg("the time is asked in days, not seconds")),
     ]
     bugs = [(v, advice) for v, advice in bugs if abs(v - seconds / 86400) > 1e-6 * abs(v)]
     return Expectation([Want("days", seconds / 86400, CLOSED, setup, bugs)])
