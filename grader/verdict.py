@@ -155,7 +155,7 @@ def _then(message, hint, lang):
 def _judge_number(want, values, hint, lang):
     got = values.get(want.key)
     if got is None:
-        nothing = render(msg("{name}: no value came back.", name=want.key), lang)
+        nothing = render(msg("{name}: no value came back.", name=want.label or want.key), lang)
         return f"{nothing} {render(hint, lang)}".strip()
     if close(got, want.value, want.tol):
         return None

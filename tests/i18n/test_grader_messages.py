@@ -15,6 +15,7 @@ import translations
 from grader import messages
 from grader.messages import msg, render
 from grader.public import file_error, run_public_checks
+from grader.verdict import Expectation, Want, verdict
 from tests.i18n.test_catalog import _PLACEHOLDER, po
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -208,3 +209,16 @@ def test_the_sites_grader_wheel_renders_the_messages_alone(tmp_path, public_case
     assert run.returncode == 0, run.stderr
     said = " ".join(json.loads(run.stdout))
     assert all(advice in said for advice in ADVICE["ru"]), said
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_a_number_that_did_not_come_back_is_named_as_the_learner_reads_it(lang):
+    """A key that must be unique ("x0") has a label in words; "no value came back" says the
+    label in the reader's language, as "is …, expected …" does, never the bare key."""
+    label = msg("held-out loss")
+    want = Expectation([Want("x0", 2.5, label=label)])
+    passed, missing = verdict(want, {}, lang)
+    _, wrong = verdict(want, {"x0": 3.0}, lang)
+    name = render(label, lang)
+    assert not passed and missing.startswith(f"{name}:") and wrong.startswith(name)
+    assert "x0" not in missing + wrong
