@@ -417,3 +417,65 @@ def test_every_grader_translation_has_exactly_its_messages_fields(lang):
         translated = catalog.gettext(english)
         assert _fields(translated) == _fields(english), (lang, english, translated)
         assert all(spec == "" and conv is None for _, spec, conv in _fields(english)), english
+
+
+# -- a catalog the grader cannot use -----------------------------------------------------------
+
+
+@pytest.fixture
+def own_catalogs(tmp_path, monkeypatch):
+    """The grader's catalogs read from a folder of the test's (as if its own were replaced)."""
+    folder = tmp_path / "locales"
+    folder.mkdir()
+    monkeypatch.setattr(messages, "LOCALE_DIRS", (folder,))
+    messages.catalog.cache_clear()
+    yield folder
+    messages.catalog.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"not a catalog", b"\xde\x12\x04\x95" + b"\xff" * 12, b""],
+    ids=["garbage", "truncated", "empty"],
+)
+def test_a_catalog_that_cannot_be_read_gives_english_and_a_warning_not_a_traceback(
+    own_catalogs, content, tmp_path, capsys
+):
+    mo = own_catalogs / "ru" / "LC_MESSAGES" / "course.mo"
+    mo.parent.mkdir(parents=True)
+    mo.write_bytes(content)
+    assert render(msg("your code raised {kind}", kind="ValueError"), "ru") == (
+        "your code raised ValueError"
+    )
+    assert "course.mo" in capsys.readouterr().err
+    # the whole report, not one case in error and a traceback after it
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / DAY4).write_text(BUGGY_DAY4)
+    sandbox = make_sandbox("bwrap", Limits(wall_seconds=10.0, cpu_seconds=10))
+    _, text, results = grade_one(folder, sandbox, [DAY4], 1, "ru")
+    assert {t["status"] for t in results["tests"]} == {"failed"}, _said(results)
+    assert "the gradient of a product is the OTHER factor" in text
+    assert text.splitlines()[-1].startswith("Score: 0/3"), text
+
+
+def test_a_translation_with_fields_of_its_own_is_not_used(own_catalogs):
+    """A catalog whose translation pads, reaches into a value's attributes or names a field
+    its message has not: that message in English, fast; the others translated."""
+    _catalog(
+        own_catalogs,
+        {
+            "Score: {score}/{max_score}": "Баллы: {score}/{max_score:>99999}",
+            "your code raised {kind}": "{kind.__class__.__mro__} {kind[0]}",
+            "{name}: no value came back.": "{name} {missing}",
+            "not written yet": "ещё не написано",
+        },
+    )
+    started = time.monotonic()
+    assert render(msg("Score: {score}/{max_score}", score=1, max_score=2), "ru") == "Score: 1/2"
+    assert render(msg("your code raised {kind}", kind="OSError"), "et") == (
+        "your code raised OSError"
+    )
+    assert render(msg("{name}: no value came back.", name="x"), "ru") == "x: no value came back."
+    assert render(msg("not written yet"), "ru") == "ещё не написано"
+    assert time.monotonic() - started < 1
