@@ -479,3 +479,35 @@ def test_a_translation_with_fields_of_its_own_is_not_used(own_catalogs):
     assert render(msg("{name}: no value came back.", name="x"), "ru") == "x: no value came back."
     assert render(msg("not written yet"), "ru") == "ещё не написано"
     assert time.monotonic() - started < 1
+
+
+@needs_bwrap
+def test_a_class_graded_in_russian_keeps_each_learners_text_in_its_own_row(tmp_path):
+    """A batch in Russian: the learner whose text carries fields, line breaks and score
+    lines of every language changes nothing in a classmate's row, and its own Gradescope
+    outputs stay one escaped line each."""
+    import csv
+
+    from grader.batch import grade_folder
+
+    for learner, source in {
+        "ada": FORMAT_ATTACK,
+        "bob": (ROOT / "solutions" / DAY5).read_text(),
+    }.items():
+        (tmp_path / "class" / learner).mkdir(parents=True)
+        (tmp_path / "class" / learner / DAY5).write_text(source)
+    sandbox = make_sandbox("bwrap", Limits(wall_seconds=10.0, cpu_seconds=10))
+    gradebook = tmp_path / "grades.csv"
+    assert grade_folder(tmp_path / "class", sandbox, [DAY5], gradebook, 5, True, "ru") == 0
+
+    rows = {row["learner"]: row for row in csv.DictReader(gradebook.open(encoding="utf-8"))}
+    assert (rows["bob"]["status"], rows["bob"]["score"], rows["bob"]["message"]) == (
+        "graded",
+        "3",
+        "",
+    )
+    assert rows["ada"]["score"] == "0" and rows["ada"]["status"] == "graded"
+    gradescope, text, _ = grade_one(tmp_path / "class" / "ada", sandbox, [DAY5], 5, "ru")
+    for test in gradescope["tests"]:
+        assert "\n" not in test["output"] and "\x1b" not in test["output"]
+    assert gradescope["score"] == 0 and gradescope["output"].startswith("Баллы 0/3")
