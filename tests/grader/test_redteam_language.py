@@ -511,3 +511,22 @@ def test_a_class_graded_in_russian_keeps_each_learners_text_in_its_own_row(tmp_p
     for test in gradescope["tests"]:
         assert "\n" not in test["output"] and "\x1b" not in test["output"]
     assert gradescope["score"] == 0 and gradescope["output"].startswith("Баллы 0/3")
+
+
+@needs_bwrap
+def test_a_terminal_that_cannot_write_the_language_gets_escapes_not_a_traceback(tmp_path):
+    """LANGUAGE=ru on an ASCII terminal: the report in Russian, written as escapes."""
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / DAY4).write_text(BUGGY_DAY4)
+    run = subprocess.run(
+        [PYTHON, "-m", "grader", str(folder), "--exercise", DAY4, "--seed", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "ascii", "LANGUAGE": "ru", "LC_ALL": ""},
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = run.stdout.decode("ascii")
+    assert out.splitlines()[-1].startswith("\\u0411\\u0430\\u043b\\u043b\\u044b: 0/3"), out[-300:]
+    assert b"Traceback" not in run.stderr
