@@ -17,6 +17,8 @@ repository, the Gradescope zip).
 import gettext
 import math
 import os
+import string
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -37,6 +39,7 @@ DEFAULT = "en"
 LANGUAGES = ("en", "ru", "et")  # translations.LANGUAGES (tests/i18n/test_grader_catalog.py)
 _HERE = Path(__file__).resolve().parent
 LOCALE_DIRS = (_HERE / "locales", _HERE.parent / "locales")
+_FORMATTER = string.Formatter()
 
 
 class Message:
@@ -87,7 +90,8 @@ def from_environment(environ=None):
 
 @cache
 def catalog(lang):
-    """The translations into `lang` (English, or a language without a catalog: none)."""
+    """The translations into `lang` (English, or a language without a catalog or with one that
+    cannot be read: none, the latter said on stderr)."""
     if lang not in LANGUAGES:
         raise ValueError(f"the grader speaks {', '.join(LANGUAGES)}, not {lang!r}")
     if lang == DEFAULT:
@@ -95,9 +99,31 @@ def catalog(lang):
     for folder in LOCALE_DIRS:
         found = gettext.find(DOMAIN, str(folder), languages=[lang])
         if found:
-            with open(found, "rb") as f:
-                return gettext.GNUTranslations(f)
+            try:
+                with open(found, "rb") as f:
+                    return gettext.GNUTranslations(f)
+            except Exception as exc:  # unreadable, truncated, not a catalog: say so, in English
+                print(f"grader: {found} cannot be read ({exc!r}): English", file=sys.stderr)
+                break
     return gettext.NullTranslations()
+
+
+def _fields(text):
+    """The {fields} of `text` with their conversions and format specs, in order."""
+    return [
+        (name, conversion or "", spec)
+        for _, name, spec, conversion in _FORMATTER.parse(text)
+        if name is not None
+    ]
+
+
+@cache
+def _same_fields(english, translated):
+    """Whether `translated` fills exactly the fields of `english`, as `english` does."""
+    try:
+        return sorted(_fields(translated)) == sorted(_fields(english))
+    except ValueError:  # an unmatched brace
+        return False
 
 
 def _value(value, lang):
@@ -115,6 +141,8 @@ def render(text, lang=DEFAULT):
     if not isinstance(text, Message):
         return text
     translated = catalog(lang).gettext(text.id)
+    if translated != text.id and not _same_fields(text.id, translated):
+        translated = text.id  # a translation that would pad, or fill other fields: English
     if not text.values:
         return translated
     return translated.format(**{k: _value(v, lang) for k, v in text.values.items()})
