@@ -10,6 +10,8 @@ import pytest
 from helpers import cell, output, run, run_status, set_code, wait_state
 from playwright.sync_api import expect
 
+from tests.browser.conftest import ROOT
+
 LESSON = "lessons/day04_manual_backward/"
 
 WORDS = {
@@ -21,6 +23,9 @@ WORDS = {
         "ready": "Python готов.",
         "running": r"выполняется… \d+ с",
         "stopped": "Остановлено.",
+        "not_written": "ещё не написано",
+        "failed": "не пройдена",
+        "passed": "пройдена",
     },
     "et": {
         "run": "▶ Käivita",
@@ -30,6 +35,9 @@ WORDS = {
         "ready": "Python on valmis.",
         "running": r"töötab… \d+ s",
         "stopped": "Peatatud.",
+        "not_written": "veel kirjutamata",
+        "failed": "läbimata",
+        "passed": "läbitud",
     },
     "en": {
         "run": "▶ Run",
@@ -39,6 +47,9 @@ WORDS = {
         "ready": "Python is ready.",
         "running": r"running… \d+ s",
         "stopped": "Stopped.",
+        "not_written": "not written yet",
+        "failed": "failed",
+        "passed": "passed",
     },
 }
 
@@ -68,3 +79,32 @@ def test_a_lesson_runs_in_its_pages_language(course_page, base_url, lang):
     first.locator("[data-action=stop]").click()
     assert wait_state(first, ("idle", "error", "done")) == "idle"
     assert words["stopped"] in output(first)
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_check_answers_in_the_pages_language(course_page, base_url, lang):
+    """The exercise's Check: the stub's verdict and the reference's, in the page's words,
+    from the grader's catalog (grader/messages.py) and the runtime's (web/locales)."""
+    page = course_page
+    words = WORDS[lang]
+    page.goto(f"{base_url}{lang}/{LESSON}")
+    block = page.locator("[data-exercise='day04_manual_backward.py']")
+    block.locator("[data-action=check]").click()
+    assert wait_state(block, ("pass", "fail"), timeout=90) == "fail"
+    result = block.locator("[data-result]")
+    text = result.inner_text()
+    assert words["not_written"] in text, text
+    assert WORDS["en"]["not_written"] not in text, text
+    failed = result.locator("li[data-passed='false']")
+    assert failed.count() >= 1
+    mark = failed.first.locator(".course-checks__mark")
+    assert mark.get_attribute("aria-label") == words["failed"]
+
+    set_code(block, (ROOT / "solutions" / "day04_manual_backward.py").read_text())
+    block.locator("[data-action=check]").click()
+    assert wait_state(block, ("pass", "fail"), timeout=90) == "pass", result.inner_text()
+    items = result.locator("li[data-passed='true']")
+    assert items.count() >= 1
+    mark = items.first.locator(".course-checks__mark")
+    assert mark.get_attribute("aria-label") == words["passed"]
+    assert "passed" not in result.inner_text()  # no English word of the grader's left
