@@ -39,9 +39,10 @@ def grader_failure(exc, exercise, case):
     """
     trace = report.shown_lines("".join(traceback.format_exception(exc)))
     print(f"grader: internal error on {exercise}, case {case['name']!r}:\n{trace}", file=sys.stderr)
-    return (
-        f"the grader itself failed on this case ({type(exc).__name__}: {str(exc)[:200]}); "
-        "this is not a fault of your code: tell your instructor."
+    return msg(
+        "the grader itself failed on this case ({problem}); "
+        "this is not a fault of your code: tell your instructor.",
+        problem=f"{type(exc).__name__}: {str(exc)[:200]}",
     )
 
 
@@ -110,7 +111,7 @@ def judge(exercise, case, result, lang="en"):
     run or judged: never the learner's fault, never counted as a 0).
     """
     if "error" in result:
-        return "error", result["error"]
+        return "error", render(result["error"], lang)
     if "outcome" not in result:
         return "failed", render(result["failure"], lang)
     try:
@@ -118,7 +119,7 @@ def judge(exercise, case, result, lang="en"):
             check_module(exercise), case, result["outcome"], exercise, lang
         )
     except Exception as exc:  # a judge's bug: this case is an error, the run goes on
-        return "error", grader_failure(exc, exercise, case)
+        return "error", render(grader_failure(exc, exercise, case), lang)
     return ("passed" if passed else "failed"), message
 
 

@@ -45,6 +45,7 @@ from .checks import check_module
 from .engine_view import staged_engine, view_for
 from .isolation import AUTO, ENVIRONMENT, Level
 from .jail import CaseNotRun, Jail, JailError, remove_tree
+from .messages import msg
 
 GRADER = Path(__file__).resolve().parent
 RUNNERS = GRADER / "runners"
@@ -178,7 +179,7 @@ class Sandbox:
             return self._run(exercise, source, case, needs_engine, wall_seconds)
         except CaseNotRun as exc:
             return {
-                "error": f"the case could not be run: {exc}",
+                "error": msg("the case could not be run: {reason}", reason=str(exc)),
                 "seconds": time.monotonic() - started,
             }
 
@@ -277,10 +278,13 @@ class Sandbox:
 
         def watch():  # no tmpfs caps the scratch folder: measure it while the case runs
             if jail.scratch_bytes(uid) > cap:
-                return f"stopped: the code wrote more than {cap // 2**20} MiB of files"
+                return msg("stopped: the code wrote more than {mib} MiB of files", mib=cap // 2**20)
             # without an IPC namespace of its own, shared memory is the host's: cap it too
             if not jail.ipc_namespace and jail.ipc_bytes(uid) > cap:
-                return f"stopped: the code held more than {cap // 2**20} MiB of shared memory and queued messages"
+                return msg(
+                    "stopped: the code held more than {mib} MiB of shared memory and queued messages",
+                    mib=cap // 2**20,
+                )
             return None
 
         return [*prefix, self.python, "-I", "-S", "-B", child], [], env, watch
@@ -364,12 +368,17 @@ class Sandbox:
 
     def _stopped(self, why, wall):
         """What the learner reads when a limit stopped the child."""
-        return {
-            "timeout": f"stopped after {wall:g} s: the code never finished "
-            "(an endless loop, or far too slow)",
-            "output": f"stopped: the code printed more than {self.limits.output_max // 1024} KiB",
-            "message": "stopped: the report back to the grader was far too large",
-        }[why]
+        if why == "timeout":
+            return msg(
+                "stopped after {seconds} s: the code never finished (an endless loop, or far too slow)",
+                seconds=f"{wall:g}",
+            )
+        if why == "output":
+            return msg(
+                "stopped: the code printed more than {kib} KiB",
+                kib=self.limits.output_max // 1024,
+            )
+        return msg("stopped: the report back to the grader was far too large")
 
 
 def _start(argv, pass_fds, env):
@@ -431,18 +440,28 @@ def _no_result(exc, returncode, output):
             name = signal.Signals(-returncode).name
         except ValueError:
             name = f"signal {-returncode}"
-        status = f"it was killed by {name}"
         if name in ("SIGKILL", "SIGSEGV", "SIGXCPU"):
-            status += " (too much memory or CPU time?)"
+            status = msg("it was killed by {signal} (too much memory or CPU time?)", signal=name)
+        else:
+            status = msg("it was killed by {signal}", signal=name)
     else:
-        status = f"it exited with status {returncode}"
+        status = msg("it exited with status {code}", code=returncode)
     if str(exc) == "no result":
-        text = f"the code ended before the grader got its numbers: {status}; did it call exit()?"
+        text = msg(
+            "the code ended before the grader got its numbers: {status}; did it call exit()?",
+            status=status,
+        )
     else:
-        text = f"the report back to the grader was not valid ({exc}); {status}"
+        text = msg(
+            "the report back to the grader was not valid ({problem}); {status}",
+            problem=str(exc),
+            status=status,
+        )
     tail = output.decode("utf-8", "replace").strip().splitlines()[-3:]
     if tail:
-        text += " Last output: " + " | ".join(line[:200] for line in tail)
+        # the learner's own lines fill a field, never are one
+        lines = " | ".join(line[:200] for line in tail)
+        return msg("{failure} Last output: {lines}", failure=text, lines=lines)
     return text
 
 

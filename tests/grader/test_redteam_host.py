@@ -25,6 +25,7 @@ from grader import sandbox as sandbox_module
 from grader.checks import check_module
 from grader.grade import Budget, grade
 from grader.jail import SLOTS, UID_BASE, JailError
+from grader.messages import render
 from grader.sandbox import Limits, Sandbox, SandboxError, detect
 from grader.submission import load
 
@@ -126,7 +127,7 @@ def test_shared_memory_a_case_holds_is_freed_when_it_ends(level, monkeypatch, ho
         sandbox = in_process_sandbox(level, ROOMY, monkeypatch)
         result = sandbox.run(EXERCISE, source.encode(), PROBE, False)
         if level == "uid-without-ipc-namespace":  # capped while it runs, like a tmpfs
-            assert "MiB of shared memory" in result.get("failure", ""), result
+            assert "MiB of shared memory" in render(result.get("failure", "")), result
     assert hog_segments() == {}, "shared memory was left allocated after the case"
 
 
@@ -321,7 +322,7 @@ def test_with_every_uid_busy_a_case_comes_back_as_an_error_in_time(tmp_path, mon
         started = time.monotonic()
         result = sandbox.run(EXERCISE, REFERENCE.encode(), PROBE, False)
         assert time.monotonic() - started < 5.0
-        assert "no sandbox uid came free within 1 s" in result["error"], result
+        assert "no sandbox uid came free within 1 s" in render(result["error"]), result
         assert "outcome" not in result and "failure" not in result
         passed_on = Budget({EXERCISE: REFERENCE.encode()}, sandbox).run(EXERCISE, PROBE)
         assert "error" in passed_on

@@ -222,3 +222,23 @@ def test_a_number_that_did_not_come_back_is_named_as_the_learner_reads_it(lang):
     name = render(label, lang)
     assert not passed and missing.startswith(f"{name}:") and wrong.startswith(name)
     assert "x0" not in missing + wrong
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sandboxs_own_words_are_in_the_readers_language(lang):
+    """What the sandbox says of a case it stopped or that never reported (grader/sandbox.py),
+    and of a case the grader itself failed on (grader/grade.py), in `lang`; the learner's
+    own output stays as it was, a value and never a field."""
+    from grader.grade import grader_failure
+    from grader.sandbox import _no_result
+
+    ended = render(_no_result(ValueError("no result"), -9, b"step {x} %s\nlast line\n"), lang)
+    english = render(_no_result(ValueError("no result"), -9, b"step {x} %s\nlast line\n"))
+    assert english == (
+        "the code ended before the grader got its numbers: it was killed by SIGKILL (too much "
+        "memory or CPU time?); did it call exit()? Last output: step {x} %s | last line"
+    )
+    assert "SIGKILL" in ended and "step {x} %s | last line" in ended and "exit()" in ended
+    assert "killed by" not in ended and "Last output" not in ended
+    failed = render(grader_failure(KeyError("w"), "day04_manual_backward.py", {"name": "c"}), lang)
+    assert "KeyError: 'w'" in failed and "tell your instructor" not in failed
