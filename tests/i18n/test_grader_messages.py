@@ -208,3 +208,40 @@ def test_the_sites_grader_wheel_renders_the_messages_alone(tmp_path, public_case
     assert run.returncode == 0, run.stderr
     said = " ".join(json.loads(run.stdout))
     assert all(advice in said for advice in ADVICE["ru"]), said
+
+
+# -- what the grader says around the checks' own messages -----------------------------------
+
+STUB_ERROR = {
+    "error": {
+        "type": "NotImplementedError",
+        "message": "Day 4: write one_step. Read docs/lessons/day04_manual_backward.md",
+        "line": 7,
+    }
+}
+SLUG = EXERCISE[:-3]
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_a_stubs_lesson_is_named_as_the_site_in_the_readers_language_names_it(lang):
+    """The stub's "Read docs/lessons/day04_...md" (grader/lessons.py): the words, the lesson's
+    title and the page's address are those of the site in the reader's language."""
+    import course
+    from grader.checks import check_module, judge_case
+
+    check = check_module(EXERCISE)
+    passed, message = judge_case(check, check.public_cases()[0], STUB_ERROR, EXERCISE, lang)
+    assert not passed and "docs/" not in message
+    day = course.DAYS[3]
+    named = translations.t(lang, "Day {day} · {title}", day=4, title=course.COURSE.title(day, lang))
+    folder = "" if lang == "en" else f"{lang}/"
+    assert f"{named} " in message and f"({folder}lessons/{SLUG}/#exercise-{SLUG})." in message
+    if lang == "en":
+        assert message == (
+            f"{render(msg('not written yet'))} (line 7 of {EXERCISE}): Day 4: write one_step. "
+            f"Read the exercise of Day 4 · {day.title} on the course site "
+            f"(lessons/{SLUG}/#exercise-{SLUG})."
+        )
+    else:
+        assert course.COURSE.title(day, lang) != day.title
+        assert "Read the exercise" not in message and "course site" not in message, message
