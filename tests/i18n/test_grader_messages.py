@@ -245,3 +245,64 @@ def test_a_stubs_lesson_is_named_as_the_site_in_the_readers_language_names_it(la
     else:
         assert course.COURSE.title(day, lang) != day.title
         assert "Read the exercise" not in message and "course site" not in message, message
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_a_passing_check_says_so_in_the_readers_language(lang):
+    solution = (ROOT / "solutions" / EXERCISE).read_text()
+    results = run_public_checks(EXERCISE, solution, lang=lang)
+    said = {"en": "passed", "ru": "пройдена", "et": "läbitud"}[lang]
+    assert results and all(r["passed"] and r["message"] == said for r in results)
+
+
+def _results(statuses):
+    tests = [
+        {
+            "exercise": EXERCISE,
+            "name": f"case {n}",
+            "public": n % 2 == 0,
+            "passed": status == "passed",
+            "status": status,
+            "message": "" if status == "passed" else "the message",
+        }
+        for n, status in enumerate(statuses)
+    ]
+    return {
+        "exercises": [EXERCISE],
+        "tests": tests,
+        "isolation": "bwrap",
+        "sha256": "0" * 64,
+        "seed": 1,
+        "seconds": 1.0,
+        "similarity": [],
+    }
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_the_reports_marks_and_tags_are_in_the_readers_language(lang):
+    from grader import report
+
+    text = report.text(_results(["passed", "failed", "error", "passed"]), "sub", lang)
+    marks = {
+        "en": ["  pass  [public] case 0", "  FAIL  [hidden] case 1", "  ERROR [public] case 2"],
+        "ru": [
+            "  пройден    [открытый] case 0",
+            "  НЕ ПРОЙДЕН [скрытый] case 1",
+            "  СБОЙ       [открытый] case 2",
+        ],
+        "et": [
+            "  läbis      [avalik] case 0",
+            "  EI LÄBINUD [peidetud] case 1",
+            "  TÕRGE      [avalik] case 2",
+        ],
+    }[lang]
+    lines = text.splitlines()
+    assert all(line in lines for line in marks), text
+    # the report's sentences name the marks and tags as its lines show them
+    said = {"en": ("ERROR", "[hidden]", "[public]"), "ru": ("СБОЙ", "[скрытый]", "[открытый]")}
+    said["et"] = ("TÕRGE", "[peidetud]", "[avalik]")
+    error, hidden, public = said[lang]
+    first, second, third = lines[1], lines[2], lines[-2]
+    assert hidden in first and public in second and f"{error} " in third, text
+    if lang != "en":
+        assert not any(w in text for w in ("pass ", "FAIL", "ERROR", "[hidden]", "[public]"))
