@@ -306,3 +306,38 @@ def test_the_reports_marks_and_tags_are_in_the_readers_language(lang):
     assert hidden in first and public in second and f"{error} " in third, text
     if lang != "en":
         assert not any(w in text for w in ("pass ", "FAIL", "ERROR", "[hidden]", "[public]"))
+
+
+NOTEBOOK_SAYS = {
+    "en": ("0 of {n} checks passed.", "See the exercise section of the lesson", "There is no"),
+    "ru": ("Пройдено проверок: 0 из {n}.", "Посмотрите раздел урока с упражнением", "Файла "),
+    "et": ("{n} kontrollist läbitud 0.", "Vaata tunni harjutuse jaotist", "Faili "),
+}
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_a_notebooks_check_cell_speaks_the_notebooks_language(lang, tmp_path, capsys):
+    """grader.notebook in `lang`, as a translated notebook's check cell asks for it
+    (tools/notebooks.py writes `check("dayNN_x.py", lang="ru")` there)."""
+    from grader import notebook
+    from tools import notebooks
+
+    cell = dict(notebooks.exercise_cells(EXERCISE, lang))["check"]
+    assert cell.endswith(f'check("{EXERCISE}")' if lang == "en" else f', lang="{lang}")')
+    passed_line, see, missing = NOTEBOOK_SAYS[lang]
+    notebook.check(EXERCISE, tmp_path, lang)
+    out = capsys.readouterr().out
+    assert out.startswith(missing) and f"`%%writefile {EXERCISE}`" in out, out
+    stub = (ROOT / "exercises" / EXERCISE).read_text()
+    (tmp_path / EXERCISE).write_text(stub)
+    notebook.check(EXERCISE, tmp_path, lang)
+    out = capsys.readouterr().out
+    n = len(run_public_checks(EXERCISE, stub))
+    assert out.startswith(passed_line.format(n=n) + "\n"), out
+    assert f"{see} ({SLUG})" in out and "Read docs/lessons" not in out, out
+    broken = notebook.report(run_public_checks(EXERCISE, "def broken(:\n", lang=lang), lang)
+    assert broken.count("SyntaxError") == 1 and broken.count("✗") == n
+    if lang == "en":
+        assert f"Your file did not run, so none of its {n} checks could run." in broken
+    else:
+        assert "did not run" not in broken and "checks passed" not in out
