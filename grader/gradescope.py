@@ -95,11 +95,18 @@ def members():
 
 
 def lesson_titles():
-    """grader/lessons.json of the zip: {slug: title} from the course manifest, so that the
-    messages name each lesson as the site does where there is no course.py (lessons.py)."""
+    """grader/lessons.json of the zip: {lang: {slug: title}} from the course manifest, so
+    that the messages name each lesson as the site does, in each of its languages, where
+    there is no course.py (lessons.py)."""
     import course
 
-    return json.dumps({day.slug: day.title for day in course.DAYS}, indent=1).encode() + b"\n"
+    from grader.messages import LANGUAGES
+
+    titles = {
+        lang: {day.slug: course.COURSE.title(day, lang) for day in course.DAYS}
+        for lang in LANGUAGES
+    }
+    return json.dumps(titles, indent=1, ensure_ascii=False).encode() + b"\n"
 
 
 def assignment(exercises):

@@ -67,8 +67,19 @@ def errors(results):
     return [t for t in results["tests"] if t.get("status") == "error"]
 
 
-def _mark(test):
-    return {"passed": "pass", "failed": "FAIL", "error": "ERROR"}[test.get("status", "failed")]
+# A case's mark and tag in the text report (its messages "see ERROR above" and "the cases
+# marked [hidden]" name them as they are said in the same language).
+MARKS = {"passed": msg("pass"), "failed": msg("FAIL"), "error": msg("ERROR")}
+TAGS = {True: msg("[public]"), False: msg("[hidden]")}
+
+
+def _mark(test, lang="en"):
+    return render(MARKS[test.get("status", "failed")], lang)
+
+
+def _mark_width(lang):
+    """The marks' column: as wide as the widest mark in `lang` (5 in English)."""
+    return max(len(render(mark, lang)) for mark in MARKS.values())
 
 
 def _not_graded(broken, lang):
@@ -99,13 +110,14 @@ def text(results, label, lang="en"):
         render(msg("The [public] cases are the page's Check: feedback, worth no points."), lang),
         "",
     ]
+    width = _mark_width(lang)
     for exercise in results["exercises"]:
         got, out_of = per[exercise]
         title = render(check_module(exercise).TITLE, lang)
         lines.append(f"{exercise}  {title}  {got}/{out_of}")
         for test in (t for t in results["tests"] if t["exercise"] == exercise):
-            tag = "public" if test["public"] else "hidden"
-            lines.append(f"  {_mark(test):5} [{tag}] {test['name']}")
+            tag = render(TAGS[bool(test["public"])], lang)
+            lines.append(f"  {_mark(test, lang):{width}} {tag} {test['name']}")
             if not test["passed"]:
                 lines.append(f"        {shown(test['message'])}")
         lines.append("")

@@ -347,6 +347,9 @@ def _judge_order(want, values, hint, lang):
     return f"{render(problem, lang)}{where}: {advice}. {render(hint, lang)}".strip()
 
 
+PASSED = msg("passed")  # a passing case's message (the page and a notebook show it)
+
+
 def verdict(expectation, values, lang="en"):
     """(passed, message): do the received `values` ({key: float}) meet `expectation`?
 
@@ -362,7 +365,7 @@ def verdict(expectation, values, lang="en"):
             message = _judge_number(want, values, expectation.hint, lang)
         if message is not None:
             return False, _diagnose(expectation.patterns, values, message, lang)
-    return True, "passed"
+    return True, render(PASSED, lang)
 
 
 def _diagnose(patterns, values, message, lang):

@@ -547,15 +547,17 @@ def torch_cell(code: str, lang: str = translations.DEFAULT) -> str:
     )
 
 
-def exercise_cells(name: str) -> list[tuple[str, str]]:
-    """The exercise file as a cell to fill in, and the cell that checks it like the page."""
+def exercise_cells(name: str, lang: str = translations.DEFAULT) -> list[tuple[str, str]]:
+    """The exercise file as a cell to fill in, and the cell that checks it like the page (in
+    the notebook's language: a translation's check cell names it)."""
     path = EXERCISES / name
     if not name or not path.is_file():
         raise ValueError(f"an exercise block names exercises/{name}, which does not exist")
     # Saved as a file, not run: the file's `__main__` demo stops at the first function still
     # to write, and "Run all" would stop with it (grader/notebook.py says more).
     stub = f"%%writefile {name}\n" + path.read_text(encoding="utf-8").rstrip("\n")
-    check = f'from grader.notebook import check\n\ncheck("{name}")'
+    said = "" if lang == translations.DEFAULT else f', lang="{lang}"'
+    check = f'from grader.notebook import check\n\ncheck("{name}"{said})'
     return [("exercise", stub), ("check", check)]
 
 
@@ -595,7 +597,7 @@ def notebook(page: Path, config: dict | None = None) -> dict:
         if kind == "markdown":
             expanded.append((kind, link_notebooks(text, page.name, lang)))
         elif kind == "exercise":
-            expanded.extend(exercise_cells(text))
+            expanded.extend(exercise_cells(text, lang))
         elif kind == "torch":
             expanded.append((kind, torch_cell(text, lang)))
         else:

@@ -97,7 +97,7 @@ def judge_case(check, case, outcome, filename, lang="en"):
     repository (grader/lessons.py): the stubs' "Read docs/lessons/...md" included.
     """
     passed, message = judge_outcome(check.expect(case), outcome, filename, lang)
-    return passed, site_wording(message)
+    return passed, site_wording(message, lang)
 
 
 def published_cases(exercises=None):

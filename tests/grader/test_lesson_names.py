@@ -44,14 +44,20 @@ def test_no_message_names_a_repository_path(exercise):
 def test_without_course_py_the_titles_come_from_the_gradescope_zip(tmp_path, monkeypatch):
     with zipfile.ZipFile(build(tmp_path / "autograder.zip")) as archive:
         shipped = json.loads(archive.read("grader/lessons.json"))
-    assert shipped == {day.slug: day.title for day in course.DAYS}
+    assert shipped["en"] == {day.slug: day.title for day in course.DAYS}
+    for lang in ("ru", "et"):
+        assert shipped[lang] == {day.slug: course.COURSE.title(day, lang) for day in course.DAYS}
     titles_file = tmp_path / "lessons.json"
     titles_file.write_text(json.dumps(shipped))
     monkeypatch.setitem(__import__("sys").modules, "course", None)  # import course fails
     monkeypatch.setattr(lessons, "TITLES_FILE", titles_file)
     lessons.titles.cache_clear()
     try:
-        assert lessons.lesson_name("day06_backward") == f"Day 6 · {shipped['day06_backward']}"
+        english = shipped["en"]["day06_backward"]
+        assert lessons.lesson_name("day06_backward") == f"Day 6 · {english}"
+        russian = shipped["ru"]["day06_backward"]
+        assert russian != english
+        assert lessons.lesson_name("day06_backward", "ru") == f"День 6 · {russian}"
         titles_file.unlink()
         lessons.titles.cache_clear()
         assert lessons.lesson_name("day06_backward") == "Day 6's lesson"

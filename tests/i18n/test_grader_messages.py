@@ -242,3 +242,136 @@ def test_the_sandboxs_own_words_are_in_the_readers_language(lang):
     assert "killed by" not in ended and "Last output" not in ended
     failed = render(grader_failure(KeyError("w"), "day04_manual_backward.py", {"name": "c"}), lang)
     assert "KeyError: 'w'" in failed and "tell your instructor" not in failed
+
+
+# -- what the grader says around the checks' own messages -----------------------------------
+
+STUB_ERROR = {
+    "error": {
+        "type": "NotImplementedError",
+        "message": "Day 4: write one_step. Read docs/lessons/day04_manual_backward.md",
+        "line": 7,
+    }
+}
+SLUG = EXERCISE[:-3]
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_a_stubs_lesson_is_named_as_the_site_in_the_readers_language_names_it(lang):
+    """The stub's "Read docs/lessons/day04_...md" (grader/lessons.py): the words, the lesson's
+    title and the page's address are those of the site in the reader's language."""
+    import course
+    from grader.checks import check_module, judge_case
+
+    check = check_module(EXERCISE)
+    passed, message = judge_case(check, check.public_cases()[0], STUB_ERROR, EXERCISE, lang)
+    assert not passed and "docs/" not in message
+    day = course.DAYS[3]
+    named = translations.t(lang, "Day {day} · {title}", day=4, title=course.COURSE.title(day, lang))
+    folder = "" if lang == "en" else f"{lang}/"
+    assert f"{named} " in message and f"({folder}lessons/{SLUG}/#exercise-{SLUG})." in message
+    if lang == "en":
+        assert message == (
+            f"{render(msg('not written yet'))} (line 7 of {EXERCISE}): Day 4: write one_step. "
+            f"Read the exercise of Day 4 · {day.title} on the course site "
+            f"(lessons/{SLUG}/#exercise-{SLUG})."
+        )
+    else:
+        assert course.COURSE.title(day, lang) != day.title
+        assert "Read the exercise" not in message and "course site" not in message, message
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_a_passing_check_says_so_in_the_readers_language(lang):
+    solution = (ROOT / "solutions" / EXERCISE).read_text()
+    results = run_public_checks(EXERCISE, solution, lang=lang)
+    said = {"en": "passed", "ru": "пройдена", "et": "läbitud"}[lang]
+    assert results and all(r["passed"] and r["message"] == said for r in results)
+
+
+def _results(statuses):
+    tests = [
+        {
+            "exercise": EXERCISE,
+            "name": f"case {n}",
+            "public": n % 2 == 0,
+            "passed": status == "passed",
+            "status": status,
+            "message": "" if status == "passed" else "the message",
+        }
+        for n, status in enumerate(statuses)
+    ]
+    return {
+        "exercises": [EXERCISE],
+        "tests": tests,
+        "isolation": "bwrap",
+        "sha256": "0" * 64,
+        "seed": 1,
+        "seconds": 1.0,
+        "similarity": [],
+    }
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_the_reports_marks_and_tags_are_in_the_readers_language(lang):
+    from grader import report
+
+    text = report.text(_results(["passed", "failed", "error", "passed"]), "sub", lang)
+    marks = {
+        "en": ["  pass  [public] case 0", "  FAIL  [hidden] case 1", "  ERROR [public] case 2"],
+        "ru": [
+            "  пройден    [открытый] case 0",
+            "  НЕ ПРОЙДЕН [скрытый] case 1",
+            "  СБОЙ       [открытый] case 2",
+        ],
+        "et": [
+            "  läbis      [avalik] case 0",
+            "  EI LÄBINUD [peidetud] case 1",
+            "  TÕRGE      [avalik] case 2",
+        ],
+    }[lang]
+    lines = text.splitlines()
+    assert all(line in lines for line in marks), text
+    # the report's sentences name the marks and tags as its lines show them
+    said = {"en": ("ERROR", "[hidden]", "[public]"), "ru": ("СБОЙ", "[скрытый]", "[открытый]")}
+    said["et"] = ("TÕRGE", "[peidetud]", "[avalik]")
+    error, hidden, public = said[lang]
+    first, second, third = lines[1], lines[2], lines[-2]
+    assert hidden in first and public in second and f"{error} " in third, text
+    if lang != "en":
+        assert not any(w in text for w in ("pass ", "FAIL", "ERROR", "[hidden]", "[public]"))
+
+
+NOTEBOOK_SAYS = {
+    "en": ("0 of {n} checks passed.", "See the exercise section of the lesson", "There is no"),
+    "ru": ("Пройдено проверок: 0 из {n}.", "Посмотрите раздел урока с упражнением", "Файла "),
+    "et": ("{n} kontrollist läbitud 0.", "Vaata tunni harjutuse jaotist", "Faili "),
+}
+
+
+@pytest.mark.parametrize("lang", translations.LANGUAGES)
+def test_a_notebooks_check_cell_speaks_the_notebooks_language(lang, tmp_path, capsys):
+    """grader.notebook in `lang`, as a translated notebook's check cell asks for it
+    (tools/notebooks.py writes `check("dayNN_x.py", lang="ru")` there)."""
+    from grader import notebook
+    from tools import notebooks
+
+    cell = dict(notebooks.exercise_cells(EXERCISE, lang))["check"]
+    assert cell.endswith(f'check("{EXERCISE}")' if lang == "en" else f', lang="{lang}")')
+    passed_line, see, missing = NOTEBOOK_SAYS[lang]
+    notebook.check(EXERCISE, tmp_path, lang)
+    out = capsys.readouterr().out
+    assert out.startswith(missing) and f"`%%writefile {EXERCISE}`" in out, out
+    stub = (ROOT / "exercises" / EXERCISE).read_text()
+    (tmp_path / EXERCISE).write_text(stub)
+    notebook.check(EXERCISE, tmp_path, lang)
+    out = capsys.readouterr().out
+    n = len(run_public_checks(EXERCISE, stub))
+    assert out.startswith(passed_line.format(n=n) + "\n"), out
+    assert f"{see} ({SLUG})" in out and "Read docs/lessons" not in out, out
+    broken = notebook.report(run_public_checks(EXERCISE, "def broken(:\n", lang=lang), lang)
+    assert broken.count("SyntaxError") == 1 and broken.count("✗") == n
+    if lang == "en":
+        assert f"Your file did not run, so none of its {n} checks could run." in broken
+    else:
+        assert "did not run" not in broken and "checks passed" not in out

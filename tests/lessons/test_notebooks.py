@@ -172,11 +172,13 @@ def test_setup_first_then_each_exercise_as_a_cell_and_its_check(path):
     expected = [("setup", None)]
     if page.meta["day"] >= notebooks.MY_ENGINE_FIRST_DAY:
         expected.append(("my-engine", notebooks.my_engine_cell(notebooks.language_of(path))))
+    lang = notebooks.language_of(path)
+    said = "" if lang == "en" else f', lang="{lang}"'  # the check speaks the notebook's language
     for block in page.exercises:
         stub = (notebooks.EXERCISES / block["file"]).read_text(encoding="utf-8")
         expected += [
             ("exercise", f"%%writefile {block['file']}\n" + stub.rstrip("\n")),
-            ("check", f'from grader.notebook import check\n\ncheck("{block["file"]}")'),
+            ("check", f'from grader.notebook import check\n\ncheck("{block["file"]}"{said})'),
         ]
     added = [(role, src) for role, src in _added(nb) if role != "torch"]  # the page's, guarded
     assert [(role, src if role != "setup" else None) for role, src in added] == expected
