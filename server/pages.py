@@ -87,18 +87,14 @@ def _page(request, name: str, **context) -> HTMLResponse:
     lang = page_language(request)
     # The course in that language: English at its root, the others under ru/ and et/.
     within = "" if lang == DEFAULT else f"{lang}/"
-    html = (
-        _templates(lang)
-        .get_template(name)
-        .render(
-            lang=lang,
-            min_password=MIN_PASSWORD,
-            course_home=(settings.course_url or "/")
-            + within,  # the course on this server: its root
-            course_root="/" + within,
-            course_origin=settings.cors_origin or "",
-            **context,
-        )
+    template = _templates(lang).get_template(name)
+    html = template.render(
+        lang=lang,
+        min_password=MIN_PASSWORD,
+        course_home=(settings.course_url or "/") + within,  # the course on this server: its root
+        course_root="/" + within,
+        course_origin=settings.cors_origin or "",
+        **context,
     )
     return HTMLResponse(
         html,

@@ -1,4 +1,5 @@
-"""Babel's extraction of the words mkdocs.yml gives the navigation (babel.cfg names it).
+"""Babel's extraction of the words mkdocs.yml gives the navigation, and of the server's
+templates (babel.cfg names both).
 
 The section titles of mkdocs.yml's `nav` ("Home", "Reference") are the course's words too:
 the build says them in each page's language (hooks/course_nav.py), so the catalog holds them.
