@@ -179,7 +179,7 @@ def translations(session: nox.Session) -> None:
     import translations as catalog
 
     pot = "locales/course.pot"
-    env = {"PYTHONPATH": "."}  # babel.cfg's extractor for mkdocs.yml's nav is tools/catalog.py
+    env = {"PYTHONPATH": "."}  # babel.cfg's extractors (nav, server templates): tools/catalog.py
     session.run(
         "pybabel",
         "extract",

@@ -4,10 +4,18 @@ Plain forms that a small same-origin script (static/signin.js) sends to the JSON
 the CSRF token: no inline script, no third-party resource, and a Content-Security-Policy
 that holds the pages to it. A sign-in link's page does not look its token up and does not
 use it: only its button does, so a mail scanner that opens the link leaves it working.
+
+The pages speak the learner's language (English, Russian, Estonian): the `lang` the course's
+page passes on its link here (web/server.js), else the browser's Accept-Language, else
+English. Their words are the course's gettext catalog (translations.py), read as the
+grader reads it (grader/messages.py: locales/ beside the checkout's grader), through
+Jinja2's i18n extension; Babel extracts them from the templates (babel.cfg).
 """
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -15,15 +23,58 @@ from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from grader.messages import DEFAULT, LANGUAGES, catalog
+
 from .people import MIN_PASSWORD
 from .security import viewer
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
-_templates = Environment(
-    loader=FileSystemLoader(HERE / "templates" / "pages"),
-    autoescape=select_autoescape(default=True, default_for_string=True),
+# One entry of Accept-Language: a language range and its optional weight ("ru-RU;q=0.8").
+_ACCEPTED = re.compile(
+    r"^\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?\s*$"
 )
+
+
+@cache
+def _templates(lang: str) -> Environment:
+    """The pages' templates, saying their words in `lang` (one environment per language)."""
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates" / "pages"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.install_gettext_translations(catalog(lang))
+    return env
+
+
+def _accepted(header: str) -> str | None:
+    """The language of the course the Accept-Language header prefers (its weights, then its
+    order), or None when it names none of them."""
+    best, best_q = None, 0.0
+    for entry in header.split(",")[:50]:
+        match = _ACCEPTED.match(entry)
+        if not match:
+            continue
+        lang = match.group(1).lower()
+        try:
+            q = float(match.group(2)) if match.group(2) else 1.0
+        except ValueError:
+            continue
+        if lang in LANGUAGES and q > best_q:
+            best, best_q = lang, q
+    return best
+
+
+def page_language(request) -> str:
+    """The language to speak: ?lang= when the course speaks it, else the browser's first
+    choice among the course's, else English. Any other value is not used at all."""
+    asked = request.query_params.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    return _accepted(request.headers.get("accept-language", "")[:1000]) or DEFAULT
+
+
 # Only the page's own script, style sheet and API: no inline code, no other host, no frame.
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -33,9 +84,15 @@ CSP = (
 
 def _page(request, name: str, **context) -> HTMLResponse:
     settings = request.app.state.settings
-    html = _templates.get_template(name).render(
+    lang = page_language(request)
+    # The course in that language: English at its root, the others under ru/ and et/.
+    within = "" if lang == DEFAULT else f"{lang}/"
+    template = _templates(lang).get_template(name)
+    html = template.render(
+        lang=lang,
         min_password=MIN_PASSWORD,
-        course_home=settings.course_url or "/",  # the course on this server: its root
+        course_home=(settings.course_url or "/") + within,  # the course on this server: its root
+        course_root="/" + within,
         course_origin=settings.cors_origin or "",
         **context,
     )

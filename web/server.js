@@ -6,7 +6,7 @@
 // is signed in, and the CSRF token every POST and PUT carries as X-CSRF-Token. A server that
 // does not answer is "unreachable": the page says so quietly and everything else keeps working.
 
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 /** The server's address (with its trailing slash) as a URL, or null for a static site. */
 export function serverURL() {
@@ -20,10 +20,12 @@ export function serverURL() {
 }
 
 /** `<server>/signin/`: where the learner signs in or joins a class. */
-/** The server's sign-in page, which comes back to this page after signing in. */
+/** The server's sign-in page, in this page's language (?lang=), which comes back to this page
+ *  after signing in. */
 export function signInURL() {
   const url = new URL("signin/", serverURL());
   url.searchParams.set("next", location.href);
+  url.searchParams.set("lang", language());
   return url.href;
 }
 

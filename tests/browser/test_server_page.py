@@ -225,7 +225,7 @@ def test_signed_out_submit_keeps_the_code_and_links_to_sign_in(server_page, fake
     page.goto(site + PLAYGROUND)
     account = page.locator(".course-account")
     expect(account).to_have_attribute("data-account", "signed-out")
-    back = f"{site}signin/?next={quote(site + PLAYGROUND, safe='')}"
+    back = f"{site}signin/?next={quote(site + PLAYGROUND, safe='')}&lang=en"
     expect(account.locator("a[data-action=sign-in]")).to_have_attribute("href", back)
     b = block(page)
     submit = b.locator("button[data-action=submit]")

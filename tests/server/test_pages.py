@@ -252,3 +252,208 @@ def test_the_course_is_served_cross_origin_isolated_and_the_api_is_not_cached(tm
         assert api.headers["x-content-type-options"] == "nosniff"
     finally:
         srv.db.dispose()
+
+
+# The pages in the learner's language: ?lang= (the course's page passes it, web/server.js),
+# else Accept-Language, else English; any other value is English, never an error.
+
+WORDS = {
+    # language: (the sign-in page's words, the link page's words)
+    "ru": (
+        [
+            "<title>Войти · От производной до работающего GPT</title>",
+            "<h1>Войти</h1>",
+            "<h2>Вступить в группу</h2>",
+            ">Код приглашения</label>",
+            ">Логин</label>",
+            ">Пароль</label>",
+            "Не меньше 10 символов.",
+            "JavaScript: включите",
+        ],
+        [
+            "<h1>Войти по этой ссылке?</h1>",
+            ">Пароль на следующий раз (необязательно)</label>",
+            "Не меньше 10 символов; оставьте",
+            '<button type="submit">Войти</button>',
+        ],
+    ),
+    "et": (
+        [
+            "<title>Logi sisse · Tuletisest töötava GPT-ni</title>",
+            "<h1>Logi sisse</h1>",
+            "<h2>Liitu klassiga</h2>",
+            ">Kutsekood</label>",
+            ">Kasutajanimi</label>",
+            ">Parool</label>",
+            "Vähemalt 10 märki.",
+            "Need vormid vajavad JavaScripti",
+        ],
+        [
+            "<h1>Kas logida selle lingiga sisse?</h1>",
+            ">Parool järgmiseks korraks (valikuline)</label>",
+            "Vähemalt 10 märki; jäta",
+            '<button type="submit">Logi sisse</button>',
+        ],
+    ),
+}
+# The English pages as they were before they had other languages, word for word.
+ENGLISH = [
+    '<html lang="en">',
+    "<title>Sign in · From a derivative to a working GPT</title>",
+    '<p class="course-home"><a href="/">From a derivative to a working GPT</a></p>',
+    "<h2>Join a class</h2>\n<p>Your instructor gives you the class's invite code. Choose a login"
+    " and a password: you\nsign in with them from then on.</p>",
+    '<span class="hint" id="join-login-hint">2 to 40 letters, digits, dots, dashes or\n'
+    "    underscores, starting with a letter or digit.</span>",
+    '<span class="hint" id="join-password-hint">At least 10 characters.</span>',
+    '<p class="actions"><button type="submit">Join the class</button></p>',
+    '<noscript><p class="message">These forms need JavaScript: turn it on for this site and'
+    " reload the page.</p></noscript>",
+]
+HOSTILE = ["../../x", "/etc/passwd", "x" * 10_240, "ru/../et", "RU ", "ru\x00", "e", "de"]
+
+
+def lang_of(html: str) -> str:
+    return Page(html).all("html")[0]["lang"]
+
+
+def assert_speaks(html: str, lang: str, words: list[str]):
+    assert lang_of(html) == lang
+    for word in words:
+        assert word in html, (lang, word)
+    for english in ("Sign in with this link?", "Join a class", "Invite code", "Password<"):
+        assert english not in html, (lang, english)
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_the_pages_speak_the_language_the_course_page_asks_for(app, client, lang):
+    _, token = learner(app)
+    signin_words, link_words = WORDS[lang]
+    for path, words in (
+        (f"/signin/?lang={lang}", signin_words),
+        (f"/signin/link/{token}?lang={lang}", link_words),
+    ):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert_speaks(response.text, lang, words)
+        page = Page(response.text)
+        assert_labelled(page)
+        assert_self_contained(response.text, page)
+    # The course's home in that language; /signin keeps the language on its way to /signin/.
+    page = client.get(f"/signin/?lang={lang}").text
+    assert f'data-course-home="/{lang}/"' in page and f'<a href="/{lang}/">' in page
+    moved = client.get(f"/signin?next=/{lang}/lessons/&lang={lang}", follow_redirects=False)
+    assert moved.headers["location"] == f"/signin/?next=/{lang}/lessons/&lang={lang}"
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("ru", "ru"),
+        ("ru-RU,ru;q=0.9,en-US;q=0.8,en;q=0.7", "ru"),
+        ("et-EE, et;q=0.9", "et"),
+        ("de-DE, de;q=0.9, et;q=0.5, ru;q=0.4", "et"),  # the first the course speaks
+        ("en;q=0.5, ru", "ru"),  # by weight, not by order
+        ("ru;q=0, et;q=0.1", "et"),  # q=0: not wanted
+        ("de, fr;q=0.8", "en"),
+        ("", "en"),
+    ],
+)
+def test_without_lang_the_browser_s_languages_choose(app, client, header, lang):
+    _, token = learner(app)
+    for path in ("/signin/", f"/signin/link/{token}"):
+        response = client.get(path, headers={"Accept-Language": header})
+        assert response.status_code == 200
+        assert lang_of(response.text) == lang
+        if lang != "en":
+            assert_speaks(response.text, lang, WORDS[lang][path != "/signin/"])
+
+
+def test_lang_comes_before_the_browser_s_languages(client):
+    page = client.get("/signin/?lang=et", headers={"Accept-Language": "ru"}).text
+    assert_speaks(page, "et", WORDS["et"][0])
+    english = client.get("/signin/?lang=en", headers={"Accept-Language": "ru"}).text
+    assert english == client.get("/signin/").text
+
+
+def test_the_signed_in_page_speaks_russian_and_escapes_the_name(app, client):
+    login, _ = learner(app, name="Ada <b>Lovelace</b> 100%")
+    assert post(client, "/api/signin", {"login": login, "password": PASSWORD}).status_code == 200
+    page = client.get("/signin/", headers={"Accept-Language": "ru"}).text
+    assert lang_of(page) == "ru"
+    assert "<h1>Вы вошли как Ada &lt;b&gt;Lovelace&lt;/b&gt; 100%</h1>" in page
+    assert f"Ваш логин — <strong>{login}</strong>." in page
+    assert '<a class="button" href="/ru/">Перейти к курсу</a>' in page
+    assert '<button type="submit">Выйти</button>' in page and "<b>" not in page
+    english = client.get("/signin/").text
+    assert "<h1>Signed in as Ada &lt;b&gt;Lovelace&lt;/b&gt; 100%</h1>" in english
+    assert f"<p>Your login is <strong>{login}</strong>. Your submissions" in english
+    assert '<a class="button" href="/">Go to the course</a>' in english
+
+
+def test_english_is_unchanged_and_what_the_course_does_not_speak_is_english(app, client):
+    _, token = learner(app)
+    signin, link = client.get("/signin/").text, client.get(f"/signin/link/{token}").text
+    for words in ENGLISH:
+        assert words in signin, words
+    assert '<html lang="en">' in link and "<h1>Sign in with this link?</h1>" in link
+    assert (
+        '<span class="hint" id="link-password-hint">At least 10 characters; leave it\n'
+        "    empty to keep signing in with links.</span>"
+    ) in link
+    for bad in HOSTILE:
+        for path, english in (("/signin/", signin), (f"/signin/link/{token}", link)):
+            response = client.get(path, params={"lang": bad})
+            assert response.status_code == 200, bad[:20]
+            assert response.text == english, bad[:20]
+            if bad != "RU ":  # as a header, a language range: any case, spaces around
+                response = client.get(path, headers={"Accept-Language": bad})
+                assert response.status_code == 200 and response.text == english, bad[:20]
+    for header in ("ru;q=abc", "ru;q=1.2.3", ";;;,,,", "*", "x" * 10_240 + ",ru"):
+        response = client.get("/signin/", headers={"Accept-Language": header})
+        assert response.status_code == 200 and lang_of(response.text) in ("en", "ru"), header[:20]
+
+
+def test_the_templates_translations_fill_the_same_fields():
+    """The templates' messages use %(name)s (Jinja2's i18n): each translation has the same."""
+    from babel.messages.pofile import read_po
+
+    import translations
+
+    field = re.compile(r"%\((\w+)\)s")
+    for lang in ("ru", "et"):
+        with open(translations.LOCALES / lang / "LC_MESSAGES" / "course.po", "rb") as f:
+            catalog = read_po(f, locale=lang)
+        ours = [m for m in catalog if any(p.startswith("server/") for p, _ in m.locations)]
+        assert len(ours) > 20
+        for m in ours:
+            sources = [m.id] if isinstance(m.id, str) else list(m.id)
+            strings = [m.string] if isinstance(m.string, str) else list(m.string)
+            wanted = set(field.findall(sources[-1]))
+            for s in strings:
+                assert s and set(field.findall(s)) == wanted, (lang, m.id)
+                assert "%" not in field.sub("", s), (lang, s)
+
+
+def test_the_server_finds_the_catalogs_from_any_folder(tmp_path):
+    """The compiled catalogs are read beside the checkout's grader (grader/messages.py), not
+    from the working directory: the server started anywhere speaks Russian."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "from server.pages import _templates\n"
+        "print(_templates('ru').get_template('signin.html').render(user=None, lang='ru',"
+        " min_password=10, course_home='/ru/', course_root='/ru/', course_origin=''))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "<h2>Вступить в группу</h2>" in out
