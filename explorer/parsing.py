@@ -252,7 +252,9 @@ def parse(text: str):
     try:
         checked = checker.check(tree.body)
     except ExpressionError as exc:
-        raise ExpressionError(exc.message, exc.start + lead, exc.end + lead) from None
+        raise ExpressionError(
+            exc.message, exc.start + lead, exc.end + lead, exc.key, exc.values
+        ) from None
     except RecursionError:
         raise ExpressionError("the expression is nested too deeply", 0, len(text)) from None
     return shifted(checked, lead) if lead else checked

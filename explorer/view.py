@@ -147,11 +147,16 @@ class _View:
 def _check_gradients(data: dict, text: str) -> None:
     for node in data["nodes"]:
         if not math.isfinite(node["grad"]):
+            name = node["label"]
             raise ExpressionError(
-                f"the gradient of {node['label'] or 'a node'} is too large for a float here; "
+                f"the gradient of {name or 'a node'} is too large for a float here; "
                 "use smaller values",
                 0,
                 len(text),
+                key="explorer.error.gradientTooLarge"
+                if name
+                else "explorer.error.nodeGradientTooLarge",
+                values={"label": name} if name else {},
             )
 
 
