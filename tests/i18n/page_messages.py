@@ -18,6 +18,14 @@ def catalog(lang: str = "en") -> dict:
 
 
 def render(key: str, values: dict, lang: str = "en") -> str:
-    """t(key, values) in `lang`; a KeyError for a missing key or value."""
+    """t(key, values) in `lang`; a KeyError for a missing key or value. A value that is
+    {"key": ..., "values": ...} is a message of its own, rendered first (web/i18n.js's say)."""
     text = catalog(lang)[key]
-    return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
+
+    def fill(match):
+        value = values[match.group(1)]
+        if isinstance(value, dict):
+            return render(value["key"], value.get("values", {}), lang)
+        return str(value)
+
+    return PLACEHOLDER.sub(fill, text)

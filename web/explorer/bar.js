@@ -3,7 +3,7 @@
 
 import presets from "../../explorer/presets.json";
 import { el } from "./dom.js";
-import { t } from "../i18n.js";
+import { say, t } from "../i18n.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
 // (explorer.PRESETS); esbuild inlines it into the bundle.
@@ -74,7 +74,7 @@ export class ExpressionBar {
     this.error.textContent = "";
     const start = Math.max(0, Math.min(error.start ?? 0, text.length));
     const end = Math.max(start, Math.min(error.end ?? start, text.length));
-    const message = error.key ? t(error.key, error.values ?? {}) : error.message;
+    const message = say(error) ?? error.message;
     this.error.append(el("p", { class: "gx-error__message", text: message }));
     if (text && end > start) {
       this.error.append(
