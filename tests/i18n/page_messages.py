@@ -17,10 +17,20 @@ def catalog(lang: str = "en") -> dict:
     return json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
 
 
+def plural(n: int, lang: str) -> str:
+    """The plural form i18next picks for a whole number `n` (Intl.PluralRules)."""
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        return "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many"
+    return "one" if n == 1 else "other"
+
+
 def render(key: str, values: dict, lang: str = "en") -> str:
     """t(key, values) in `lang`; a KeyError for a missing key or value. A value that is
     {"key": ..., "values": ...} is a message of its own, rendered first (web/i18n.js's say)."""
-    text = catalog(lang)[key]
+    messages = catalog(lang)
+    text = messages[key] if key in messages else messages[f"{key}_{plural(values['count'], lang)}"]
 
     def fill(match):
         value = values[match.group(1)]
