@@ -165,7 +165,9 @@ def explore(text, values=None) -> dict:
 
     Returns {"ok": True, "expression", "variables": [{"name", "value"}], "trace" (the
     engine's `trace` of the root after backward), "views": {"derived", "primitive"}}
-    or {"ok": False, "error": {"message", "start", "end"}}. Never raises for bad input.
+    or {"ok": False, "error": {"message", "start", "end", "key", "values"}} ("key" and
+    "values": the page's message for it, web/locales; see ExpressionError). Never raises
+    for bad input.
     """
     try:
         graph = build(text, values)
