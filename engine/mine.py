@@ -68,7 +68,17 @@ __all__ = [
 
 
 class MyEngineError(Exception):
-    """A learner's file that cannot be the engine; the message says which and what to do."""
+    """A learner's file that cannot be the engine; the message says which and what to do.
+
+    `key` and `values` name the same message among the page's (web/locales/*.json, keys
+    "myEngine.error.*"), which the page shows in the reader's language. A value that is
+    itself {"key": ...} is a message of its own (what a refused file tried to do).
+    """
+
+    def __init__(self, message, key=None, values=None):
+        super().__init__(message)
+        self.key = key
+        self.values = dict(values or {})
 
 
 @dataclass(frozen=True)
@@ -178,6 +188,36 @@ _REFUSED_EVENTS = {
     "socket.connect": "connect to the network",
     "socket.bind": "open a network port",
 }
+# Each of those (and of what `_refusal` adds) as the page's message key, myEngine.action.*.
+_ACTIONS = {
+    "delete a file": "deleteFile",
+    "delete a folder": "deleteFolder",
+    "move a file": "moveFile",
+    "empty a file": "emptyFile",
+    "change a file's permissions": "changePermissions",
+    "change a file's owner": "changeOwner",
+    "change a file's flags": "changeFlags",
+    "change a file's times": "changeTimes",
+    "change a file's attributes": "changeAttributes",
+    "make a link to a file": "makeLink",
+    "make a folder": "makeFolder",
+    "change the working folder": "changeFolder",
+    "open a database file": "openDatabase",
+    "run a command": "runCommand",
+    "start a program": "startProgram",
+    "start a process": "startProcess",
+    "stop a process": "stopProcess",
+    "start a thread": "startThread",
+    "load a C library": "loadC",
+    "call C code": "callC",
+    "add an audit hook": "addAuditHook",
+    "trace Python (sys.settrace)": "settrace",
+    "trace Python (sys.setprofile)": "setprofile",
+    "connect to the network": "connect",
+    "open a network port": "openPort",
+    "write a file": "writeFile",
+    "change a function's code": "changeCode",
+}
 # os.open's flags that write to (or make) a file.
 _WRITE_FLAGS = 0
 for _flag in ("O_WRONLY", "O_RDWR", "O_APPEND", "O_CREAT", "O_TRUNC"):
@@ -223,6 +263,7 @@ def _audit_hook(guarded):
         _events=types.MappingProxyType(dict(_REFUSED_EVENTS)),
         _flags=_WRITE_FLAGS,
         _refusal=_refusal,
+        _actions=types.MappingProxyType(dict(_ACTIONS)),
         _getframe=sys._getframe,
         _guarded=guarded,
         _tried=_tried,
@@ -251,8 +292,16 @@ def _audit_hook(guarded):
             f"{file} tried to {what} while it loaded ({event}); an engine file only "
             "defines functions and classes. Remove that code from the file."
         )
-        _tried.append(message)
-        raise MyEngineError(message)
+        action = {"key": "myEngine.action." + _actions[what]}
+        if file == "one of your files":
+            file = {"key": "myEngine.error.someFile"}
+        refused = (
+            message,
+            "myEngine.error.refused",
+            {"file": file, "action": action, "event": event},
+        )
+        _tried.append(refused)
+        raise MyEngineError(*refused)
 
     return audit
 
@@ -267,9 +316,9 @@ def _refuse_while_loading():
 def _refused():
     """Raise what a file tried and was refused (its code may have caught the refusal)."""
     if _tried:
-        message = _tried[0]
+        message, key, values = _tried[0]
         _tried.clear()
-        raise MyEngineError(message)
+        raise MyEngineError(message, key, values)
 
 
 class _TooLong(BaseException):
@@ -344,33 +393,33 @@ def _import_state():
 
 
 def _changed_python(before):
-    """What the file changed of Python itself or of this module (and is now put back), or
-    None."""
+    """What the file changed of Python itself or of this module (and is now put back), as
+    (words, the page's message key, its values), or None."""
     meta_path, path_hooks, path, names, own, modules = before
     what = None
     # Modules a file imports are new here; one it replaced or took away is put back.
     swapped = [n for n, m in modules.items() if sys.modules.get(n) is not m]
     if swapped:
         sys.modules.update({n: modules[n] for n in swapped})
-        what = f"replaced the module {swapped[0]} (sys.modules)"
+        what = (f"replaced the module {swapped[0]} (sys.modules)", "module", {"module": swapped[0]})
     now = globals()
     if any(now.get(k, own) is not v for k, v in own.items()) or len(now) != len(own):
         for name in [n for n in now if n not in own]:
             del now[name]
         now.update(own)
-        what = what or "changed engine.mine"
+        what = what or ("changed engine.mine", "mine", {})
     if sys.meta_path != meta_path or sys.path_hooks != path_hooks:
         sys.meta_path[:], sys.path_hooks[:] = meta_path, path_hooks
-        what = what or "changed how Python imports (sys.meta_path)"
+        what = what or ("changed how Python imports (sys.meta_path)", "imports", {})
     if sys.path != path:
         sys.path[:] = path
-        what = what or "changed where Python imports from (sys.path)"
+        what = what or ("changed where Python imports from (sys.path)", "path", {})
     now = builtins.__dict__
     if any(now.get(k, names) is not v for k, v in names.items()) or len(now) != len(names):
         for name in [n for n in now if n not in names]:
             del now[name]
         now.update(names)
-        what = what or "changed Python's builtins"
+        what = what or ("changed Python's builtins", "builtins", {})
     return what
 
 
@@ -399,21 +448,29 @@ def _load_file(file, source):
             except SyntaxError as err:
                 raise MyEngineError(
                     f"{file} has a syntax error on line {err.lineno}: {err.msg}. Fix it on day "
-                    f"{int(file[3:5])}'s page (or in the file) and check it again."
+                    f"{int(file[3:5])}'s page (or in the file) and check it again.",
+                    "myEngine.error.syntax",
+                    {"file": file, "line": err.lineno, "error": err.msg, "day": int(file[3:5])},
                 ) from None
             except _TooLong:
                 raise MyEngineError(
                     f"{file} did not finish loading within {LOAD_LIMIT:g} s (a loop that never "
-                    f"ends?). Fix it on day {int(file[3:5])}'s page and check it again."
+                    f"ends?). Fix it on day {int(file[3:5])}'s page and check it again.",
+                    "myEngine.error.tooSlow",
+                    {"file": file, "limit": f"{LOAD_LIMIT:g}", "day": int(file[3:5])},
                 ) from None
             except KeyboardInterrupt:
                 raise  # the page's Stop or time limit
             except BaseException as err:
                 line = _line_in(err, file)
                 where = f" on line {line}" if line else ""
+                values = {"file": file, "error": type(err).__name__, "line": line}
+                values.update(message=_text(err), day=int(file[3:5]))
                 raise MyEngineError(
                     f"{file} did not load: {type(err).__name__}{where}: {_text(err)}. Fix it on "
-                    f"day {int(file[3:5])}'s page (or in the file) and check it again."
+                    f"day {int(file[3:5])}'s page (or in the file) and check it again.",
+                    "myEngine.error.notLoadedOnLine" if line else "myEngine.error.notLoaded",
+                    values,
                 ) from None
     finally:
         changed = _changed_python(before)
@@ -425,12 +482,17 @@ def _load_file(file, source):
     if started:
         raise MyEngineError(
             f"{file} tried to start a thread while it loaded (it would run on after); an "
-            "engine file only defines functions and classes. Remove that code from the file."
+            "engine file only defines functions and classes. Remove that code from the file.",
+            "myEngine.error.thread",
+            {"file": file},
         )
     if changed:
+        what, key, values = changed
         raise MyEngineError(
-            f"{file} {changed} while it loaded; an engine file only defines functions and "
-            "classes. Remove that code from the file."
+            f"{file} {what} while it loaded; an engine file only defines functions and "
+            "classes. Remove that code from the file.",
+            f"myEngine.error.{key}",
+            {"file": file, **values},
         )
     return module
 
@@ -855,7 +917,9 @@ class _Loader(importlib.abc.Loader):
                 raise MyEngineError(
                     f"{part.file} did not define the same names when it loaded again "
                     f"({_text(err)}); an engine file only defines functions and classes. "
-                    "Remove the code that changes from one load to the next."
+                    "Remove the code that changes from one load to the next.",
+                    "myEngine.error.loadedAgain",
+                    {"file": part.file, "error": _text(err)},
                 ) from None
             self._export(module, package, lambda name: True)
 
@@ -905,7 +969,8 @@ def install(sources):
     except (TypeError, ValueError):
         raise MyEngineError(
             "install takes a dict of exercise file names and their text, e.g. "
-            "{'day08_more_ops.py': source}"
+            "{'day08_more_ops.py': source}",
+            "myEngine.error.notSources",
         ) from None
     _refuse_while_loading()
     # Each file loads once, on its own, before anything changes: a bad file changes nothing.

@@ -18,7 +18,7 @@ from engine import Value
 from .errors import ExpressionError
 from .labels import label, wrapped
 from .parsing import parse
-from .tree import BinOp, Neg, Num, Pow, Var, variables
+from .tree import BinOp, Call, Neg, Num, Pow, Var, variables
 
 __all__ = ["DEFAULT_VALUES", "MAX_NODES", "Graph", "Group", "build"]
 
@@ -64,6 +64,8 @@ class Graph:
             raise ExpressionError(
                 f"the graph would have more than {MAX_NODES} nodes; try a shorter expression",
                 *(node.span if node else (0, 1)),
+                key="explorer.error.tooManyNodes",
+                values={"max": MAX_NODES},
             )
         self.kinds[id(value)] = kind
         if node is not None:
@@ -88,10 +90,10 @@ class Graph:
             return self.negate(node, text, self.build(node.operand))
         if isinstance(node, Pow):
             x = self.build(node.base)
-            out = self.engine(node, lambda: x**node.exponent)
+            out = self.engine(node, lambda: x**node.exponent, x)
             return self.result(out, node, text, op="**", exponent=node.exponent)
         x = self.build(node.arg)
-        out = self.engine(node, getattr(x, node.func))
+        out = self.engine(node, getattr(x, node.func), x)
         return self.result(out, node, text, op=node.func)
 
     def binop(self, node, text, left, right):
@@ -143,38 +145,78 @@ class Graph:
     def zero_division(node) -> ExpressionError:
         base = node.right if isinstance(node, BinOp) else node.base
         what = label(base)
+        values = {"expression": label(node), "divisor": what}
         if isinstance(base, Num):
-            why = f"{label(node)} divides by 0"
+            key, why = "divideByZero", f"{label(node)} divides by 0"
         elif isinstance(base, Var):
+            key = "divideByVariable"
             why = f"{label(node)} divides by {what}, which is 0 here: move its slider away from 0"
         else:
+            key = "divideByZeroValue"
             why = f"{label(node)} divides by {what}, which is 0 here: change the values"
-        return ExpressionError(f"division by zero: {why}", *base.span)
+        return ExpressionError(
+            f"division by zero: {why}", *base.span, key=f"explorer.error.{key}", values=values
+        )
 
-    def engine(self, node, compute):
-        """Run one engine operation; its errors point at the part of the text that failed."""
+    def engine(self, node, compute, x=None):
+        """Run one engine operation (on the Value `x`, for a function or a power); its errors
+        point at the part of the text that failed."""
         try:
             out = compute()
         except ZeroDivisionError:
             raise self.zero_division(node) from None
         except (ValueError, OverflowError) as exc:
-            raise ExpressionError(f"{label(node)}: {exc}", *node.span) from None
+            key, values = _engine_refusal(node, exc, x)
+            values["expression"] = label(node)
+            raise ExpressionError(
+                f"{label(node)}: {exc}", *node.span, key=f"explorer.error.{key}", values=values
+            ) from None
         if not math.isfinite(out.data):
             raise ExpressionError(
-                f"{label(node)} is too large for a float here; use smaller values", *node.span
+                f"{label(node)} is too large for a float here; use smaller values",
+                *node.span,
+                key="explorer.error.tooLarge",
+                values={"expression": label(node)},
             )
         return out
+
+
+def _engine_refusal(node, exc, x):
+    """Which of the engine's refusals `exc` is, as the page's message key (explorer.error.*)
+    and its values; "engine" (the engine's English words) for any other."""
+    data = None if x is None else x.data
+    if isinstance(node, Call) and node.func == "log" and isinstance(exc, ValueError):
+        return "logNotPositive", {"x": str(data)}
+    if isinstance(node, Call) and node.func == "exp" and isinstance(exc, OverflowError):
+        return "expTooLarge", {"x": str(data)}
+    if isinstance(node, Pow):
+        k = float(node.exponent)
+        numbers = {"x": str(data), "k": str(k)}
+        if isinstance(exc, OverflowError):
+            return "powerTooLarge", numbers
+        if data == 0.0:
+            return "powerInfiniteSlope", numbers
+        if data is not None and data < 0.0:
+            return "powerNotReal", numbers
+    return "engine", {"error": str(exc)}
 
 
 def _values_for(names, values) -> dict[str, float]:
     given = {} if values is None else values
     if not isinstance(given, dict):
-        raise ExpressionError("values must map variable names to numbers, e.g. {'a': 2}")
+        raise ExpressionError(
+            "values must map variable names to numbers, e.g. {'a': 2}",
+            key="explorer.error.valuesNotMapping",
+        )
     out = {}
     for name in names:
         x = given.get(name, DEFAULT_VALUES.get(name, 1.0))
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-            raise ExpressionError(f"the value of {name} must be a finite number, got {x!r}")
+            raise ExpressionError(
+                f"the value of {name} must be a finite number, got {x!r}",
+                key="explorer.error.valueNotFinite",
+                values={"name": name, "value": repr(x)},
+            )
         out[name] = float(x)
     return out
 

@@ -38,6 +38,7 @@ from engine.tokenizer import Tokenizer
 
 __all__ = [
     "CHECKPOINT_PATH",
+    "RequestError",
     "backward_view",
     "forward_view",
     "model_info",
@@ -46,6 +47,19 @@ __all__ = [
     "shipped",
     "watched_views",
 ]
+
+
+class RequestError(ValueError):
+    """A request the model explorer cannot answer (a prefix it cannot read...). `message` is
+    the English sentence; `key` and `values` name the same sentence among the page's messages
+    (web/locales/*.json, "model.error.*"), which the page says in the reader's language. A
+    value {"key": ...} is a message of its own."""
+
+    def __init__(self, message, key, values=None):
+        super().__init__(message)
+        self.key = key
+        self.values = dict(values or {})
+
 
 WATCHED = 3  # prefixes (and names) a snapshot carries the views of: the last ones asked
 _prefixes = []  # the prefixes the page asked forward_view for, the newest last
@@ -109,16 +123,27 @@ def _symbols(tokenizer):
     return [tokenizer.symbol(i) for i in range(tokenizer.vocab_size)]
 
 
-_NAMES = {" ": "a space", "-": "a hyphen", "'": "an apostrophe", "\t": "a tab"}
+# What a symbol is, in words, where its repr leaves it unclear; and its page message key.
+_NAMES = {
+    " ": ("a space", "model.symbol.space"),
+    "-": ("a hyphen", "model.symbol.hyphen"),
+    "'": ("an apostrophe", "model.symbol.apostrophe"),
+    "\t": ("a tab", "model.symbol.tab"),
+}
 
 
 def _named(ch):
-    """A symbol for a message: its repr, and in words what it is when that is unclear."""
-    words = _NAMES.get(ch)
+    """A symbol for a message: its repr, and in words what it is when that is unclear; then
+    the same as a value of the page's message."""
+    words, key = _NAMES.get(ch, (None, None))
     parts = unicodedata.normalize("NFD", ch)
     if words is None and len(parts) > 1 and all(unicodedata.combining(c) for c in parts[1:]):
-        words = "a letter with an accent"  # é is e and an accent: not a letter a-z
-    return f"{ch!r} ({words})" if words else repr(ch)
+        # é is e and an accent: not a letter a-z
+        words, key = "a letter with an accent", "model.symbol.accent"
+    if words is None:
+        return repr(ch), repr(ch)
+    said = {"key": "model.error.namedSymbol", "values": {"symbol": repr(ch), "what": {"key": key}}}
+    return f"{ch!r} ({words})", said
 
 
 def _remember(asked, key):
@@ -132,21 +157,33 @@ def _remember(asked, key):
 def _token_ids(text, tokenizer, block_size, what):
     """The ids of `text` (lowered), after checking it is something the model can read."""
     if not isinstance(text, str):
-        raise ValueError(f"the {what} must be text, e.g. 'emm'; got {type(text).__name__}")
+        raise RequestError(
+            f"the {what} must be text, e.g. 'emm'; got {type(text).__name__}",
+            f"model.error.{what}NotText",
+            {"type": type(text).__name__},
+        )
     text = text.strip().lower()
     for ch in text:
         if ch not in tokenizer.chars:
-            allowed = (
-                "the letters a-z"
-                if tokenizer.chars == Tokenizer().chars
-                else (f"the symbols {tokenizer.chars!r}")
+            if tokenizer.chars == Tokenizer().chars:
+                allowed, allowed_key = "the letters a-z", {"key": "model.error.lettersAZ"}
+            else:
+                allowed = f"the symbols {tokenizer.chars!r}"
+                symbols = {"symbols": repr(tokenizer.chars)}
+                allowed_key = {"key": "model.error.symbols", "values": symbols}
+            words, said = _named(ch)
+            raise RequestError(
+                f"Type only {allowed}: {words} is not one",
+                "model.error.typeOnly",
+                {"allowed": allowed_key, "symbol": said},
             )
-            raise ValueError(f"Type only {allowed}: {_named(ch)} is not one")
     longest = block_size - 1  # position 0 holds BOS
     if len(text) > longest:
-        raise ValueError(
+        raise RequestError(
             f"at most {longest} letters: the model reads BOS and then at most {longest} letters "
-            f"(its block size is {block_size}); {text!r} has {len(text)}"
+            f"(its block size is {block_size}); {text!r} has {len(text)}",
+            "model.error.tooLong",
+            {"count": longest, "blockSize": block_size, "text": repr(text), "length": len(text)},
         )
     return tokenizer.encode(text, bos=False)
 
@@ -248,13 +285,20 @@ def _backward(current, name, position):
     model, tokenizer, summary = current
     ids = _token_ids(name, tokenizer, model.config.block_size, "name")
     if not ids:
-        raise ValueError("type a name of at least one letter to see the gradients of its loss")
+        raise RequestError(
+            "type a name of at least one letter to see the gradients of its loss",
+            "model.error.emptyName",
+        )
     tokens = [tokenizer.bos, *ids, tokenizer.bos]
     last = len(tokens) - 2
     if position is None:
         position = last
     if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= last:
-        raise ValueError(f"position must be a whole number from 0 to {last}, got {position!r}")
+        raise RequestError(
+            f"position must be a whole number from 0 to {last}, got {position!r}",
+            "model.error.position",
+            {"last": last, "position": repr(position)},
+        )
 
     params = model.parameters()
     saved = [p.grad for p in params]
@@ -359,7 +403,7 @@ def restore_model(saved):
     end, so the page draws it as one: the other views then use this model.
     """
     if not isinstance(saved, dict) or not isinstance(saved.get("checkpoint"), str):
-        raise ValueError("this is not a model the model explorer saved")
+        raise RequestError("this is not a model the model explorer saved", "model.error.notSaved")
     kept = checkpoint.loads(saved["checkpoint"])
     losses = [float(x) for x in saved.get("losses") or []]
     trained = max(int(saved.get("trained") or 0), len(losses))

@@ -40,41 +40,53 @@ def _grouped(text, node):
 
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+# Each refusal: its words, and its key among the page's messages (explorer.error.*).
 _REFUSED_BINOPS = {
-    ast.FloorDiv: "// (floor division) is not an operation of the engine: use /",
-    ast.Mod: "% (remainder) is not an operation of the engine",
-    ast.MatMult: "@ (matrix product) is not an operation on single numbers: use *",
-    ast.BitXor: "^ is not a power in Python: write a**2 for a squared",
-    ast.BitAnd: "& is not an operation of the engine",
-    ast.BitOr: "| is not an operation of the engine",
-    ast.LShift: "<< is not an operation of the engine",
-    ast.RShift: ">> is not an operation of the engine",
+    ast.FloorDiv: ("// (floor division) is not an operation of the engine: use /", "floorDivision"),
+    ast.Mod: ("% (remainder) is not an operation of the engine", "remainder"),
+    ast.MatMult: ("@ (matrix product) is not an operation on single numbers: use *", "matmul"),
+    ast.BitXor: ("^ is not a power in Python: write a**2 for a squared", "caret"),
+    ast.BitAnd: ("& is not an operation of the engine", "bitAnd"),
+    ast.BitOr: ("| is not an operation of the engine", "bitOr"),
+    ast.LShift: ("<< is not an operation of the engine", "shiftLeft"),
+    ast.RShift: (">> is not an operation of the engine", "shiftRight"),
 }
 _REFUSED_NODES = {
-    ast.Attribute: "attributes such as x.y are not allowed: call functions as relu(a), exp(a)",
-    ast.Subscript: "indexing such as x[0] is not allowed",
-    ast.Compare: "comparisons are not allowed: the explorer builds arithmetic only",
-    ast.BoolOp: "and/or are not allowed: the explorer builds arithmetic only",
-    ast.IfExp: "if/else is not allowed: the explorer builds arithmetic only",
-    ast.Lambda: "lambda is not allowed",
-    ast.NamedExpr: ":= is not allowed",
-    ast.Tuple: "a comma or empty parentheses make a tuple: type one expression",
-    ast.List: "lists are not allowed",
-    ast.Dict: "dicts are not allowed",
-    ast.Set: "sets are not allowed",
-    ast.JoinedStr: "text in quotes is not an expression here",
-    ast.Starred: "* unpacking is not allowed",
+    ast.Attribute: (
+        "attributes such as x.y are not allowed: call functions as relu(a), exp(a)",
+        "attribute",
+    ),
+    ast.Subscript: ("indexing such as x[0] is not allowed", "indexing"),
+    ast.Compare: ("comparisons are not allowed: the explorer builds arithmetic only", "compare"),
+    ast.BoolOp: ("and/or are not allowed: the explorer builds arithmetic only", "andOr"),
+    ast.IfExp: ("if/else is not allowed: the explorer builds arithmetic only", "ifElse"),
+    ast.Lambda: ("lambda is not allowed", "lambda"),
+    ast.NamedExpr: (":= is not allowed", "walrus"),
+    ast.Tuple: ("a comma or empty parentheses make a tuple: type one expression", "tuple"),
+    ast.List: ("lists are not allowed", "list"),
+    ast.Dict: ("dicts are not allowed", "dict"),
+    ast.Set: ("sets are not allowed", "set"),
+    ast.JoinedStr: ("text in quotes is not an expression here", "text"),
+    ast.Starred: ("* unpacking is not allowed", "unpacking"),
 }
 
 
-def _name_hint(name: str) -> str:
-    """What the learner probably meant by a refused name: a product, or w1 for w_1."""
+def _refusal(message, start=0, end=None, key=None, **values):
+    """ExpressionError with the page's message explorer.error.`key` and its `values`."""
+    return ExpressionError(message, start, end, f"explorer.error.{key}", values)
+
+
+def _name_hint(name: str) -> tuple[str, str, dict]:
+    """What the learner probably meant by a refused name: a product, or w1 for w_1; with the
+    key of the page's message that says it, and its values."""
     if "_" in name and _VARIABLE.fullmatch(name.replace("_", "")):
-        return f" (write {name.replace('_', '')}, without the _)"
+        written = name.replace("_", "")
+        return f" (write {written}, without the _)", "notVariableUnderscore", {"written": written}
     parts = _VARIABLE.findall(name)
     if 1 < len(parts) <= 6 and "".join(parts) == name:
-        return f" (for a product write {'*'.join(parts)})"
-    return ""
+        product = "*".join(parts)
+        return f" (for a product write {product})", "notVariableProduct", {"product": product}
+    return "", "notVariable", {}
 
 
 class _Checker:
@@ -91,9 +103,10 @@ class _Checker:
     def span(self, node) -> tuple[int, int]:
         return self.char(node.col_offset), self.char(node.end_col_offset)
 
-    def fail(self, message: str, node) -> None:
+    def fail(self, message: str, node, key: str, **values) -> None:
+        """Refuse `node` with `message`, the page's explorer.error.`key` with `values`."""
         start, end = self.span(node)
-        raise ExpressionError(message, start, end)
+        raise _refusal(message, start, end, key, **values)
 
     def operator_span(self, node) -> tuple[int, int]:
         """Where the operator of a BinOp sits: the first symbol after the left operand."""
@@ -119,36 +132,49 @@ class _Checker:
             return self.binop(node)
         if kind is ast.Call:
             return self.call(node)
-        message = _REFUSED_NODES.get(kind)
-        if message is None:
-            snippet = ast.get_source_segment(self.text, node) or type(node).__name__
-            message = f"{snippet!s} is not allowed here: use {_ALLOWED}"
-        self.fail(message, node)
+        if kind in _REFUSED_NODES:
+            message, key = _REFUSED_NODES[kind]
+            self.fail(message, node, key)
+        snippet = ast.get_source_segment(self.text, node) or type(node).__name__
+        self.fail(
+            f"{snippet!s} is not allowed here: use {_ALLOWED}", node, "notAllowed", what=snippet
+        )
 
     def number(self, node) -> float:
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             if isinstance(value, str):
-                self.fail("text in quotes is not an expression here", node)
+                self.fail("text in quotes is not an expression here", node, "text")
             if isinstance(value, complex):
                 self.fail(
-                    "complex numbers are not allowed: the engine works with real numbers", node
+                    "complex numbers are not allowed: the engine works with real numbers",
+                    node,
+                    "complex",
                 )
-            self.fail(f"{value!r} is not a number: use {_ALLOWED}", node)
+            self.fail(
+                f"{value!r} is not a number: use {_ALLOWED}", node, "notNumber", value=repr(value)
+            )
         try:
             x = float(value)
         except OverflowError:
             x = math.inf
         if not math.isfinite(x):
-            self.fail("this number is too large for a float", node)
+            self.fail("this number is too large for a float", node, "numberTooLarge")
         return x
 
     def name(self, node) -> str:
         name = node.id
         if name in FUNCTIONS:
-            self.fail(f"{name} is a function: call it on something, e.g. {name}(a)", node)
+            self.fail(
+                f"{name} is a function: call it on something, e.g. {name}(a)",
+                node,
+                "functionNotCalled",
+                name=name,
+            )
         if not _VARIABLE.fullmatch(name):
-            self.fail(f"{name!r} is not a variable: {_VARIABLE_RULE}{_name_hint(name)}", node)
+            hint, key, values = _name_hint(name)
+            message = f"{name!r} is not a variable: {_VARIABLE_RULE}{hint}"
+            self.fail(message, node, key, name=repr(name), **values)
         return name
 
     def unary(self, node):
@@ -161,7 +187,12 @@ class _Checker:
         if isinstance(node.op, ast.UAdd):
             return self.check(node.operand)
         symbol = "not" if isinstance(node.op, ast.Not) else "~"
-        self.fail(f"{symbol} is not allowed: the explorer builds arithmetic only", node)
+        self.fail(
+            f"{symbol} is not allowed: the explorer builds arithmetic only",
+            node,
+            "notArithmetic",
+            symbol=symbol,
+        )
 
     def binop(self, node):
         kind = type(node.op)
@@ -171,7 +202,8 @@ class _Checker:
             left, right = self.check(node.left), self.check(node.right)
             return BinOp(_BINOPS[kind], left, right, self.span(node))
         start, end = self.operator_span(node)
-        raise ExpressionError(_REFUSED_BINOPS.get(kind, "this operator is not allowed"), start, end)
+        message, key = _REFUSED_BINOPS.get(kind, ("this operator is not allowed", "operator"))
+        raise _refusal(message, start, end, key)
 
     def exponent(self, node, base) -> float:
         """`**` takes a plain number only: the engine's pow differentiates the base alone."""
@@ -191,27 +223,49 @@ class _Checker:
                 f"differentiates only the base, so {segment}.grad would silently stay 0. "
                 f"Use a number such as 2, or write {b_}**{e_} as exp({e_}*log({b}))",
                 node,
+                "exponentVariable",
+                exponent=segment,
+                power=f"{b_}**{e_}",
+                rewritten=f"exp({e_}*log({b}))",
             )
-        self.fail("the exponent of ** must be a plain number, such as 2, -1 or 0.5", node)
+        self.fail(
+            "the exponent of ** must be a plain number, such as 2, -1 or 0.5", node, "exponent"
+        )
 
     def call(self, node):
         func = node.func
         if type(func) is ast.Attribute:
             method = func.attr
             if method in FUNCTIONS:
-                self.fail(f"write {method}(x) instead of x.{method}()", node)
-            self.fail(_REFUSED_NODES[ast.Attribute], node)
+                self.fail(f"write {method}(x) instead of x.{method}()", node, "method", name=method)
+            self.fail(_REFUSED_NODES[ast.Attribute][0], node, "attribute")
         if type(func) is ast.Name and _VARIABLE.fullmatch(func.id):
             self.fail(
                 f"{func.id} is a variable, not a function: write {func.id}*(...) for a product",
                 func,
+                "variableCalled",
+                name=func.id,
             )
         if type(func) is not ast.Name or func.id not in FUNCTIONS:
             if type(func) is not ast.Name:
-                self.fail("only relu, exp, log and tanh can be called: write * for a product", node)
-            self.fail(f"{func.id}() is not one of the functions: use relu, exp, log or tanh", func)
+                self.fail(
+                    "only relu, exp, log and tanh can be called: write * for a product",
+                    node,
+                    "onlyFunctions",
+                )
+            self.fail(
+                f"{func.id}() is not one of the functions: use relu, exp, log or tanh",
+                func,
+                "notFunction",
+                name=func.id,
+            )
         if node.keywords or len(node.args) != 1 or type(node.args[0]) is ast.Starred:
-            self.fail(f"{func.id}() takes exactly one argument, e.g. {func.id}(a)", node)
+            self.fail(
+                f"{func.id}() takes exactly one argument, e.g. {func.id}(a)",
+                node,
+                "oneArgument",
+                name=func.id,
+            )
         return Call(func.id, self.check(node.args[0]), self.span(node))
 
 
@@ -221,23 +275,29 @@ def parse(text: str):
     Raises ExpressionError with the character span of the first problem.
     """
     if not isinstance(text, str):
-        raise ExpressionError(f"the expression must be text, got {type(text).__name__}")
+        kind = type(text).__name__
+        raise _refusal(f"the expression must be text, got {kind}", key="notText", type=kind)
     if len(text) > MAX_LENGTH:
-        raise ExpressionError(
+        raise _refusal(
             f"the expression is {len(text)} characters long; keep it under {MAX_LENGTH} "
             "so its graph stays readable",
             MAX_LENGTH,
             len(text),
+            "tooLong",
+            length=len(text),
+            max=MAX_LENGTH,
         )
     for i, ch in enumerate(text):
         if ch in "\r\n":
-            raise ExpressionError("write the expression on one line", i)
+            raise _refusal("write the expression on one line", i, key="oneLine")
         if ch == "\0" or (not ch.isprintable() and ch != "\t"):
-            raise ExpressionError(f"unexpected control character {ch!r}", i)
+            message = f"unexpected control character {ch!r}"
+            raise _refusal(message, i, key="controlCharacter", character=repr(ch))
     body = text.lstrip()
     lead = len(text) - len(body)
     if not body.strip():
-        raise ExpressionError("type an expression, for example (a + b) * c", 0, max(len(text), 1))
+        message = "type an expression, for example (a + b) * c"
+        raise _refusal(message, 0, max(len(text), 1), "empty")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -245,16 +305,18 @@ def parse(text: str):
     except SyntaxError as exc:
         raise _syntax_error(exc, body, lead) from None
     except (ValueError, RecursionError, MemoryError) as exc:
-        raise ExpressionError(
-            f"this cannot be read as an expression ({exc})", 0, len(text)
-        ) from None
+        message = f"this cannot be read as an expression ({exc})"
+        raise _refusal(message, 0, len(text), "unreadable", error=str(exc)) from None
     checker = _Checker(body)
     try:
         checked = checker.check(tree.body)
     except ExpressionError as exc:
-        raise ExpressionError(exc.message, exc.start + lead, exc.end + lead) from None
+        raise ExpressionError(
+            exc.message, exc.start + lead, exc.end + lead, exc.key, exc.values
+        ) from None
     except RecursionError:
-        raise ExpressionError("the expression is nested too deeply", 0, len(text)) from None
+        message = "the expression is nested too deeply"
+        raise _refusal(message, 0, len(text), "nestedTooDeeply") from None
     return shifted(checked, lead) if lead else checked
 
 
@@ -267,34 +329,46 @@ def _syntax_error(exc: SyntaxError, body: str, lead: int) -> ExpressionError:
         i = len(tail) - 1
         while i > 0 and tail[i - 1] == "*" and tail[i] == "*":
             i -= 1
-        return ExpressionError(
+        return _refusal(
             f"the expression ends too early: something must follow {tail[i:]}",
             i + lead,
             len(tail) + lead,
+            "endsTooEarly",
+            operator=tail[i:],
         )
     start = min(max((exc.offset or 1) - 1, 0), len(body))
     before = body[:start].rstrip()
     if generic and before and (before[-1].isalnum() or before[-1] in "._)") and start < len(body):
         if body[start].isalnum() or body[start] in "(.":
-            return ExpressionError(
+            return _refusal(
                 "an operator is missing here: write a*b for a product, a+b for a sum",
                 start + lead,
                 start + lead + 1,
+                "operatorMissing",
             )
     if generic and body[start : start + 1] in ("=", ":"):
-        return ExpressionError(
+        return _refusal(
             "assignments are not allowed: type only the expression, e.g. a*b + c",
             start + lead,
             start + lead + (2 if body[start : start + 2] == ":=" else 1),
+            "assignment",
         )
+    key, values = "syntax", {"error": msg[0].lower() + msg[1:]}  # Python's own words
     if generic:
         msg = "this is not a complete expression"
+        key, values = "incomplete", {}
     # SyntaxError offsets are 1-based characters; 0 or None means "somewhere".
     start = (exc.offset or 1) - 1
     start = min(max(start, 0), len(body))
     end = exc.end_offset - 1 if exc.end_offset and exc.end_offset > exc.offset else start + 1
     if start >= len(body.rstrip()):
         msg = f"{msg}: the expression ends too early"
+        key += "AtEnd"
+    bracket = re.fullmatch(r"('.') was never closed|unmatched ('.')", msg)
+    if bracket:  # Python's words, but common enough for the page to say them in its language
+        key = "neverClosed" if bracket[1] else "unmatched"
+        values = {"bracket": bracket[1] or bracket[2]}
     if msg.startswith("invalid decimal literal") or msg.startswith("invalid imaginary literal"):
         msg = "a number runs into a letter: write 2*a for a product"
-    return ExpressionError(msg[0].lower() + msg[1:], start + lead, end + lead)
+        key, values = "numberRunsIntoLetter", {}
+    return _refusal(msg[0].lower() + msg[1:], start + lead, end + lead, key, **values)

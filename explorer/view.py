@@ -147,11 +147,16 @@ class _View:
 def _check_gradients(data: dict, text: str) -> None:
     for node in data["nodes"]:
         if not math.isfinite(node["grad"]):
+            name = node["label"]
             raise ExpressionError(
-                f"the gradient of {node['label'] or 'a node'} is too large for a float here; "
+                f"the gradient of {name or 'a node'} is too large for a float here; "
                 "use smaller values",
                 0,
                 len(text),
+                key="explorer.error.gradientTooLarge"
+                if name
+                else "explorer.error.nodeGradientTooLarge",
+                values={"label": name} if name else {},
             )
 
 
@@ -160,7 +165,9 @@ def explore(text, values=None) -> dict:
 
     Returns {"ok": True, "expression", "variables": [{"name", "value"}], "trace" (the
     engine's `trace` of the root after backward), "views": {"derived", "primitive"}}
-    or {"ok": False, "error": {"message", "start", "end"}}. Never raises for bad input.
+    or {"ok": False, "error": {"message", "start", "end", "key", "values"}} ("key" and
+    "values": the page's message for it, web/locales; see ExpressionError). Never raises
+    for bad input.
     """
     try:
         graph = build(text, values)

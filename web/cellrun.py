@@ -152,12 +152,42 @@ def _plain(value):
     return repr(value)
 
 
+_keyed = {}  # the page message the last call's exception named (keyed_error)
+
+
+def keyed_error():
+    """The page message (web/locales) that the exception of the last call named, as JSON
+    {"key", "values"}, or null: the page says it in its language (engine.mine's
+    MyEngineError carries one)."""
+    return json.dumps(_keyed or None, allow_nan=False)
+
+
+def _named_message(exc):
+    try:
+        own = vars(exc)
+        key, values = own.get("key"), own.get("values")
+    except Exception:
+        return {}
+    if not isinstance(key, str) or not isinstance(values, dict):
+        return {}
+    return {"key": key, "values": _plain(values)}
+
+
 def call(target, name, args_json, key=None):
     """Call a Python function and return its result as JSON text.
 
     The function is `name` (dotted) inside module `target`, or, when `key` is
     given, inside page `key`'s namespace. `args_json` is a JSON list of arguments.
     """
+    _keyed.clear()
+    try:
+        return _call(target, name, args_json, key)
+    except Exception as exc:
+        _keyed.update(_named_message(exc))
+        raise
+
+
+def _call(target, name, args_json, key):
     if key is not None:
         head, *rest = name.split(".")
         ns = namespace(key)

@@ -47,6 +47,20 @@ export function t(key, values = {}) {
   return String(i18n.t(key, /** @type {any} */ (values)));
 }
 
+/** A message Python named ({key, values}: an error of engine.mine or explorer that carries its
+ *  page message) in the page's language, or null when it names none. A value that is itself
+ *  {key, values} is a message of its own, said first.
+ *  @param {{key?: unknown, values?: unknown} | null | undefined} message @returns {string | null} */
+export function say(message) {
+  if (!message || typeof message.key !== "string" || !message.key) return null;
+  /** @type {Record<string, unknown>} */
+  const values = {};
+  for (const [name, value] of Object.entries(message.values ?? {})) {
+    values[name] = value && typeof value === "object" && "key" in value ? say(value) : value;
+  }
+  return t(message.key, values);
+}
+
 const NODE = /\uE000(\w+)\uE001/;
 
 /** The message `key` as a list of text and nodes: a value that is a DOM node (a link, a

@@ -19,7 +19,7 @@
 
 import { resetNamespaces } from "./cells.js";
 import { isMyEngineOn, PASSED_EVENT, passedSources, setMyEngineOn } from "./storage.js";
-import { t } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 const FIRST_DAY = 6; // the first lesson whose cells use the engine a learner wrote
 const INSTALL_LIMIT = 10; // seconds: a file whose loading takes longer never ends
@@ -63,8 +63,11 @@ function passedSince() {
   return worker.sources !== JSON.stringify(passedSources());
 }
 
-/** The learner's message out of MyEngineError's traceback, else null. */
+/** The learner's message of a MyEngineError, in the page's language when it names its page
+ *  message (myEngine.error.*), else in English out of its traceback; null for another error. */
 function engineError(err) {
+  const said = String(err?.key ?? "").startsWith("myEngine.error.") ? say(err) : null;
+  if (said) return said.replace(/\s+/g, " ").trim();
   const text = String(err?.message ?? "");
   const at = text.lastIndexOf("MyEngineError: ");
   if (at < 0) return null;

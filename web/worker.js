@@ -191,7 +191,18 @@ async function handleCall({ id, module, ns, name, args }) {
     post({ type: "result", id, ok: true, value: JSON.parse(text) });
   } catch (err) {
     flush();
-    post({ type: "result", id, ...thrown(err) });
+    const reply = thrown(err);
+    if (reply.error) Object.assign(reply.error, keyedError());
+    post({ type: "result", id, ...reply });
+  }
+}
+
+/** The page message the last call's exception named ({key, values}), else {}. */
+function keyedError() {
+  try {
+    return JSON.parse(cellrun.keyed_error()) ?? {};
+  } catch {
+    return {}; // the English message is said instead
   }
 }
 

@@ -137,8 +137,6 @@ NOT_PROSE = {
     ("explorer.js", "data-explorer-values is not JSON:"),  # console
     ("tasks.js", "no guided task is called "),  # console
     ("words.js", "something went wrong"),  # the fallback of Python's own message
-    ("words.js", "a letter with an accent"),  # explorer.model's words, said before Python does
-    ("words.js", "Type only  :   is not one"),  # the same
 }
 
 

@@ -3,7 +3,7 @@
 
 import presets from "../../explorer/presets.json";
 import { el } from "./dom.js";
-import { t } from "../i18n.js";
+import { say, t } from "../i18n.js";
 
 // The examples menu: explorer/presets.json, the one list the Python package reads too
 // (explorer.PRESETS); esbuild inlines it into the bundle.
@@ -67,13 +67,15 @@ export class ExpressionBar {
     this.input.value = value;
   }
 
-  /** Say why `text` was refused (`error`: {message, start, end}) and mark where. */
+  /** Say why `text` was refused (`error`: {message, start, end}, and the message's `key` and
+   *  `values` in web/locales when Python gave them) and mark where. */
   showError(text, error) {
     this.error.hidden = false;
     this.error.textContent = "";
     const start = Math.max(0, Math.min(error.start ?? 0, text.length));
     const end = Math.max(start, Math.min(error.end ?? start, text.length));
-    this.error.append(el("p", { class: "gx-error__message", text: error.message }));
+    const message = say(error) ?? error.message;
+    this.error.append(el("p", { class: "gx-error__message", text: message }));
     if (text && end > start) {
       this.error.append(
         el(

@@ -1,7 +1,7 @@
 // The model explorer's words: which model is in use, plurals, and Python's messages as the
 // page shows them (one line, never a traceback).
 
-import { t } from "../i18n.js";
+import { say, t } from "../i18n.js";
 
 /** The words for the model in use, e.g. "your model, trained 120 steps in this tab". */
 export function describeModel(model) {
@@ -14,9 +14,12 @@ export function describeModel(model) {
   return t("model.checkpointHeldOut", { steps, loss, names: model.held_out_names });
 }
 
-/** The message of an error from Python: the last line of its traceback (Pyodide's error
+/** The message of an error from Python: in the page's language when it names its page message
+ *  (explorer.model's RequestError), else the last line of its traceback (Pyodide's error
  *  message is the whole traceback, file paths and all), without the exception's type. */
 export function messageOf(err) {
+  const said = say(err);
+  if (said) return said;
   const text = String(err?.message ?? err ?? "something went wrong");
   const lines = text.split("\n").filter((line) => line.trim());
   const last = lines.length ? lines[lines.length - 1] : text;
@@ -28,24 +31,28 @@ function pyRepr(text) {
   return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/'/g, "\\'")}'`;
 }
 
-const NAMED = { " ": "a space", "-": "a hyphen", "'": "an apostrophe", "\t": "a tab" };
+/** @type {Record<string, string>} */
+const NAMED = { " ": "space", "-": "hyphen", "'": "apostrophe", "\t": "tab" }; // model.symbol.*
 
 /** A symbol for a message, as explorer.model names it: its repr, and what it is in words
  *  when that is unclear (a space, a hyphen, a letter with an accent). */
 function named(ch) {
-  let words = NAMED[ch];
+  let what = NAMED[ch];
   const parts = [...ch.normalize("NFD")];
-  if (!words && parts.length > 1 && parts.slice(1).every((c) => /\p{M}/u.test(c)))
-    words = "a letter with an accent";
-  return words ? `${pyRepr(ch)} (${words})` : pyRepr(ch);
+  if (!what && parts.length > 1 && parts.slice(1).every((c) => /\p{M}/u.test(c))) what = "accent";
+  if (!what) return pyRepr(ch);
+  return t("model.error.namedSymbol", { symbol: pyRepr(ch), what: t(`model.symbol.${what}`) });
 }
 
-/** Why a model of the symbols `known` cannot read `text`, in explorer.model's words, or
- *  null: the page says it at once, without asking Python (which may be busy training). */
+/** Why a model of the symbols `known` cannot read `text`, in explorer.model's words (its
+ *  RequestError's page message), or null: the page says it at once, without asking Python
+ *  (which may be busy training). */
 export function unreadable(text, known) {
   const bad = [...text.trim().toLowerCase()].find((ch) => !known.includes(ch));
   if (bad === undefined) return null;
   const alphabet = known.join("") === "abcdefghijklmnopqrstuvwxyz";
-  const allowed = alphabet ? "the letters a-z" : `the symbols ${pyRepr(known.join(""))}`;
-  return `Type only ${allowed}: ${named(bad)} is not one`;
+  const allowed = alphabet
+    ? t("model.error.lettersAZ")
+    : t("model.error.symbols", { symbols: pyRepr(known.join("")) });
+  return t("model.error.typeOnly", { allowed, symbol: named(bad) });
 }
