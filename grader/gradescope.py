@@ -99,7 +99,6 @@ def lesson_titles():
     that the messages name each lesson as the site does, in each of its languages, where
     there is no course.py (lessons.py)."""
     import course
-
     from grader.messages import LANGUAGES
 
     titles = {
