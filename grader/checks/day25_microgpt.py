@@ -148,6 +148,20 @@ def forward(cfg, p, tokens):
     return all_logits, sum(losses) / len(losses)
 
 
+def logit_wants(pos, row, setup):
+    """The Wants of position `pos`'s logits `row` (day 28 asks for the same numbers)."""
+    return [
+        Want(
+            f"position {pos}: logit {j}",
+            z,
+            CLOSED,
+            setup,
+            label=msg("position {pos}: logit {j}", pos=pos, j=j),
+        )
+        for j, z in enumerate(row)
+    ]
+
+
 def expect(case):
     inputs = case["inputs"]
     cfg, p, tokens = inputs["config"], inputs["params"], inputs["tokens"]
@@ -180,16 +194,7 @@ def expect(case):
                 label=msg("position {pos}: number of logits", pos=pos),
             )
         )
-        for j, z in enumerate(row):
-            wants.append(
-                Want(
-                    f"position {pos}: logit {j}",
-                    z,
-                    CLOSED,
-                    setup,
-                    label=msg("position {pos}: logit {j}", pos=pos, j=j),
-                )
-            )
+        wants += logit_wants(pos, row, setup)
     wants.append(
         Want(
             "keys cached",

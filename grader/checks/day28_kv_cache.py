@@ -8,10 +8,10 @@ wrapping the `gpt` the learner's module imported.
 import random
 
 from grader.messages import msg
-from grader.verdict import CLOSED, EXACT, Expectation, Want
+from grader.verdict import EXACT, Expectation, Want
 
 from .cases import case
-from .day25_microgpt import _weights, forward
+from .day25_microgpt import _weights, forward, logit_wants
 
 TITLE = msg("Day 28: the KV cache")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): the given
@@ -113,14 +113,5 @@ def expect(case):
         ),
     ]
     for pos, row in enumerate(logits):
-        for j, z in enumerate(row):
-            wants.append(
-                Want(
-                    f"position {pos}: logit {j}",
-                    z,
-                    CLOSED,
-                    setup,
-                    label=msg("position {pos}: logit {j}", pos=pos, j=j),
-                )
-            )
+        wants += logit_wants(pos, row, setup)
     return Expectation(wants)
