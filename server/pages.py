@@ -14,6 +14,7 @@ Jinja2's i18n extension; Babel extracts them from the templates (babel.cfg).
 
 from __future__ import annotations
 
+import gettext
 import re
 from functools import cache
 from pathlib import Path
@@ -30,21 +31,23 @@ from .security import viewer
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
-# One entry of Accept-Language: a language range and its optional weight ("ru-RU;q=0.8").
-_ACCEPTED = re.compile(
-    r"^\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?\s*$"
-)
+# One entry of Accept-Language, its spaces around stripped: a language range and its optional
+# weight ("ru-RU;q=0.8"). Not matched with runs of spaces at both ends: quadratic backtracking.
+_ACCEPTED = re.compile(r"([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?")
 
 
 @cache
 def _templates(lang: str) -> Environment:
-    """The pages' templates, saying their words in `lang` (one environment per language)."""
+    """The pages' templates, saying their words in `lang` (one environment per language).
+    Their `lang` is the language of the words: English when the catalog cannot be read."""
+    translations = catalog(lang)
     env = Environment(
         loader=FileSystemLoader(HERE / "templates" / "pages"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_gettext_translations(catalog(lang))
+    env.install_gettext_translations(translations)
+    env.globals["lang"] = lang if isinstance(translations, gettext.GNUTranslations) else DEFAULT
     return env
 
 
@@ -53,7 +56,7 @@ def _accepted(header: str) -> str | None:
     order), or None when it names none of them."""
     best, best_q = None, 0.0
     for entry in header.split(",")[:50]:
-        match = _ACCEPTED.match(entry)
+        match = _ACCEPTED.fullmatch(entry.strip())
         if not match:
             continue
         lang = match.group(1).lower()
@@ -89,7 +92,6 @@ def _page(request, name: str, **context) -> HTMLResponse:
     within = "" if lang == DEFAULT else f"{lang}/"
     template = _templates(lang).get_template(name)
     html = template.render(
-        lang=lang,
         min_password=MIN_PASSWORD,
         course_home=(settings.course_url or "/") + within,  # the course on this server: its root
         course_root="/" + within,
@@ -101,6 +103,7 @@ def _page(request, name: str, **context) -> HTMLResponse:
         headers={
             "Content-Security-Policy": CSP,
             "Cache-Control": "no-store",  # it may show who is signed in
+            "Vary": "Accept-Language",  # and its language may be the browser's
         },
     )
 
