@@ -337,3 +337,20 @@ def test_a_catalog_that_cannot_be_read_gives_an_english_page_that_says_so(
     assert client.get("/signin/link/abc", params={"lang": "ru"}).status_code == 200
     if broken != "missing":
         assert "cannot be read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_a_class_s_name_and_code_are_not_on_a_translated_page(app, client, lang):
+    """The pages name the viewer only: a class's name (which its instructor chose) and its
+    invite code are not on them, in any language."""
+    hostile = "<img src=x onerror=alert(1)> %(name)s {{ 7*7 }}"
+    with app.state.db.session() as s:
+        course = people.create_class(s, hostile)
+        user = people.add_member(s, course, "Ada", password=PASSWORD)
+        login, code = user.login, course.invite_code
+    assert post(client, "/api/signin", {"login": login, "password": PASSWORD}).status_code == 200
+    assert client.get("/api/session").json()["user"]["classes"][0]["name"] == hostile
+    page = client.get("/signin/", params={"lang": lang}).text
+    assert lang_of(page) == lang and f"<strong>{login}</strong>" in page
+    assert "<img" not in page and "onerror" not in page and "49" not in page
+    assert code not in page
