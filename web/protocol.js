@@ -102,16 +102,16 @@
 export const MODULE_NAME = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/;
 
 /** What a Python error thrown out of a request becomes in its reply. A Stop whose SIGINT
- *  landed outside the Python function's own try (entering or leaving it) is still a stop.
- *  @param {any} err @returns {{ok: false, interrupted: boolean, error?: PythonError}} */
+ *  landed outside the Python function's own try (entering or leaving it) is still a stop; its
+ *  error stays in the reply too (the traceback of a stopped load names the file that looped).
+ *  @param {any} err @returns {{ok: false, interrupted: boolean, error: PythonError}} */
 export function thrown(err) {
-  if (err?.type === "KeyboardInterrupt") return { ok: false, interrupted: true };
   const error = {
     type: err?.type || err?.name || "Error",
     message: String(err?.message || err),
     traceback: "",
   };
-  return { ok: false, interrupted: false, error };
+  return { ok: false, interrupted: error.type === "KeyboardInterrupt", error };
 }
 
 /** The worker and its interrupt buffer, started with its "init" message sent.
