@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 
 import pytest
 from starlette.testclient import TestClient
@@ -269,7 +270,10 @@ def _raw_get(app, path: bytes, query: bytes):
         "server": ("127.0.0.1", 8000),
         "state": {},
     }
-    asyncio.run(app(scope, receive, send))
+    # A thread of its own: a browser test earlier in the session may hold this thread's loop.
+    worker = threading.Thread(target=asyncio.run, args=(app(scope, receive, send),))
+    worker.start()
+    worker.join()
     start = next(m for m in messages if m["type"] == "http.response.start")
     return start["status"], start["headers"]
 
