@@ -264,14 +264,16 @@ def test_search_finds_each_lesson_once_and_each_glossary_term_on_its_own(site_di
 
 
 def search(page, query):
-    """Type `query` into Material's search box until results show: a query typed while the
-    search worker is still building its index (a busy machine) shows none, and a reader then
-    types again."""
+    """Type `query` into Material's search box, key by key as a reader does, until results
+    show. Material reads the box on keyup, on focus and when its index is ready, never on
+    `input`: a value set at once (Playwright's fill) while the box already has focus and the
+    index is ready is never searched. A query typed while the search worker is still building
+    its index (a busy machine) shows none, and a reader then types again."""
     page.locator("label.md-search__icon, .md-search__input").first.click()
     box = page.locator("input.md-search__input")
     for _ in range(3):
         box.fill("")
-        box.fill(query)
+        box.press_sequentially(query)
         try:
             page.locator(".md-search-result__link").first.wait_for(timeout=20_000)
             return
