@@ -2,10 +2,13 @@
 tests/explorer), the built site served on 127.0.0.1 (tests/browser, tests/notebooks), and
 every lesson's cells run under Pyodide (tests/pyodide, tests/notebooks)."""
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from tests import early
 from tests.site_server import build_site, free_port, serve
 from tools.chromium import CHROMIUM, CHROMIUM_FLAGS
 
@@ -51,18 +54,38 @@ def site_dir(site_port, tmp_path_factory) -> Path:
     return out
 
 
+# Chosen once: at collection when the work is started early (tests/early.py), else at first use.
+_chosen = {}
+
+
+def _server_port() -> int:
+    if "port" not in _chosen:
+        _chosen["port"] = free_port()
+    return _chosen["port"]
+
+
+def _server_site_dir() -> Path:
+    if "site" not in _chosen:
+        _chosen["site"] = Path(tempfile.mkdtemp(prefix="course-site-with-server-"))
+    return _chosen["site"]
+
+
+def _build_server_site(out: Path, port: int):
+    return build_site(out, port, env={"SUBMIT_URL": f"http://127.0.0.1:{port}/"})
+
+
 @pytest.fixture(scope="session")
 def server_port() -> int:
     """The port of a course server (or of its fake); the server's site is built for it."""
-    return free_port()
+    return _server_port()
 
 
 @pytest.fixture(scope="session")
-def server_site(server_port, tmp_path_factory) -> Path:
+def server_site(server_port) -> Path:
     """The site built as `nox -s server` builds it: SITE_URL and SUBMIT_URL its own address.
     One build per session, for the page tests against a fake API and the real server."""
-    out = tmp_path_factory.mktemp("site-with-server")
-    proc = build_site(out, server_port, env={"SUBMIT_URL": f"http://127.0.0.1:{server_port}/"})
+    out = _server_site_dir()
+    proc = early.result("server_site", _build_server_site, out, server_port)
     if proc.returncode != 0:
         pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     return out
@@ -98,6 +121,7 @@ START_AT_COLLECTION = {"tests.lessons.test_my_engine", "tests.i18n.test_cells"}
 
 
 def pytest_collection_finish(session):
+    _start_early(session)
     early = [i for i in session.items if getattr(i.module, "__name__", None) in START_AT_COLLECTION]
     if early:
         from tests.lessons import ahead
@@ -110,3 +134,25 @@ def pytest_collection_finish(session):
             for value in i.callspec.params.values()
         }
         ahead.start(START_AT_COLLECTION, keep=lambda args: str(args[0]) in asked)
+
+
+def _start_early(session):
+    """Start, in the background, the subprocess work of the session fixtures the selected
+    tests use (tests/early.py), in the order the tests will want it."""
+    if session.config.option.collectonly:
+        return
+    used = set()
+    for item in session.items:
+        used.update(getattr(item, "fixturenames", ()))
+    if "server_site" in used:
+        early.start("server_site", _build_server_site, _server_site_dir(), _server_port())
+    if "shared_python" in used:
+        from tests.notebooks.kernel import shared_environment
+
+        early.start("shared_python", shared_environment)
+
+
+def pytest_sessionfinish(session):
+    early.stop()
+    if "site" in _chosen:
+        shutil.rmtree(_chosen["site"], ignore_errors=True)

@@ -12,6 +12,7 @@ import os
 import pytest
 
 import course
+from tests import early
 from tests.pyodide.test_lesson_cells import run_pages_in_node
 
 from .kernel import shared_environment
@@ -28,7 +29,7 @@ def days_under_test():
 @pytest.fixture(scope="session")
 def shared_python():
     try:
-        return shared_environment()
+        return early.result("shared_python", shared_environment)  # maybe started at collection
     except RuntimeError as exc:
         pytest.fail(f"the notebook kernel's packages could not be installed: {exc}")
 
