@@ -19,7 +19,8 @@
 
 import { resetNamespaces } from "./cells.js";
 import { isMyEngineOn, PASSED_EVENT, passedSources, setMyEngineOn } from "./storage.js";
-import { say, t } from "./i18n.js";
+import { language, say, t } from "./i18n.js";
+import { partsLine } from "./partsline.js";
 
 const FIRST_DAY = 6; // the first lesson whose cells use the engine a learner wrote
 const INSTALL_LIMIT = 10; // seconds: a file whose loading takes longer never ends
@@ -148,7 +149,7 @@ async function change(client, want, explorers) {
     } catch {
       worker.ratio = null; // no estimate: no note on training cells
     }
-    return { ok: true, line: report.line };
+    return { ok: true, line: partsLine(report.parts) };
   } catch (err) {
     const restarted = client.generation !== generation;
     const line = failureLine(err, restarted);
@@ -174,7 +175,9 @@ function longRunNote(on) {
   // small operation at a time, is slower still than the course's fused ones.
   const built = worker.report.parts?.some((row) => row.yours && FINE_GRAINED.has(row.part));
   const key = times >= 1.2 ? "myEngine.slower" : "myEngine.asSlow";
-  return t(built ? `${key}Built` : key, { times });
+  // 2.5 on an English page, 2,5 on a Russian or Estonian one.
+  const number = new Intl.NumberFormat(language(), { useGrouping: false }).format(times);
+  return t(built ? `${key}Built` : key, { times: number });
 }
 
 /** The page's day (its badge), or null for a page that is not a lesson. */
@@ -279,9 +282,9 @@ export function mountMyEngine(root, { client, cells, hooks }) {
     }
     input.addEventListener("change", () => {
       setMyEngineOn(input.checked);
-      if (!ensure()) show(on() ? (worker.report?.line ?? "") : "");
+      if (!ensure()) show(on() ? partsLine(worker.report?.parts) : "");
     });
-    if (installedNow(client) && on()) show(worker.report.line);
+    if (installedNow(client) && on()) show(partsLine(worker.report.parts));
   }
   // An exercise passed on this page joins the engine at once (install again with it).
   onPassed = () => {
