@@ -1083,7 +1083,7 @@ _LENT_WORDS = dict(_LENT_NAMES.values())
 
 
 def _row(part, yours, why=None):
-    """A row of the report: what the page writes in its language (web/partsline.js) as data.
+    """A row of the report: what the page writes in its language (web/myenginetext.js) as data.
     `reason`: why a file that is there is not used, as a page message (myEngine.reason.*);
     None for a part that is the learner's or whose file was not passed. `why`: the English
     of the row's course-engine text."""
@@ -1103,7 +1103,7 @@ def _row(part, yours, why=None):
 
 def parts_line(rows):
     """One line in English: which parts are the learner's and which the course engine's.
-    (The page writes the same rows in its own language: web/partsline.js.)"""
+    (The page writes the same rows in its own language: web/myenginetext.js.)"""
     items = []
     for row in rows:
         if row["yours"]:

@@ -19,8 +19,8 @@
 
 import { resetNamespaces } from "./cells.js";
 import { isMyEngineOn, PASSED_EVENT, passedSources, setMyEngineOn } from "./storage.js";
-import { language, say, t } from "./i18n.js";
-import { partsLine } from "./partsline.js";
+import { say, t } from "./i18n.js";
+import { partsLine, speedNote } from "./myenginetext.js";
 
 const FIRST_DAY = 6; // the first lesson whose cells use the engine a learner wrote
 const INSTALL_LIMIT = 10; // seconds: a file whose loading takes longer never ends
@@ -29,13 +29,6 @@ const SPEED_LIMIT = 30;
 // small MLP step (2 to 3 times slower); a GPT built from the learner's own softmax and
 // cross-entropy, op by op, runs up to about 9 times slower than the course's fused ones.
 const SLOWER = 10;
-const FINE_GRAINED = new Set([
-  "softmax and cross-entropy",
-  "attention",
-  "multi-head attention",
-  "RMSNorm",
-  "GPT",
-]);
 const OWNER = {
   get label() {
     return t("myEngine.owner");
@@ -170,14 +163,7 @@ async function change(client, want, explorers) {
 /** The note of a long (training) cell run on the learner's engine, or null. */
 function longRunNote(on) {
   if (!on() || !worker.report || !worker.ratio) return null;
-  const times = Math.round(worker.ratio * 10) / 10;
-  // The ratio is measured on a small MLP; a learner's softmax, attention or GPT, built one
-  // small operation at a time, is slower still than the course's fused ones.
-  const built = worker.report.parts?.some((row) => row.yours && FINE_GRAINED.has(row.part));
-  const key = times >= 1.2 ? "myEngine.slower" : "myEngine.asSlow";
-  // 2.5 on an English page, 2,5 on a Russian or Estonian one.
-  const number = new Intl.NumberFormat(language(), { useGrouping: false }).format(times);
-  return t(built ? `${key}Built` : key, { times: number });
+  return speedNote(worker.ratio, worker.report.parts);
 }
 
 /** The page's day (its badge), or null for a page that is not a lesson. */

@@ -1,7 +1,7 @@
-"""The line under the "My engine" switch, as the page writes it (web/partsline.js, in Node with
-the page's message files): from engine.mine's report rows, in the page's language. On an
-English page it is engine.mine's own English line; on a Russian or Estonian page no English
-word of it is left, only code names (files, functions, Value) and the glossary's terms (MLP,
+"""What the "My engine" switch writes, as the page writes it (web/myenginetext.js, in Node with
+the page's message files), in the page's language. The line under the switch, from
+engine.mine's report rows: on an English page it is engine.mine's own English line; on a
+Russian or Estonian page no English word of it is left, only code names (files, functions, Value) and the glossary's terms (MLP,
 softmax; Estonian "põhjuslik mask")."""
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.i18n.page_messages import render
 
 from .mine_files import SOLUTIONS, STUBS
 
@@ -29,9 +31,11 @@ import { readFileSync } from "node:fs";
 const [i18n, line, lang, reports] = process.argv.slice(2);
 const { setLanguage } = await import(i18n);
 setLanguage(lang);
-const { partsLine } = await import(line);
+const { partsLine, speedNote } = await import(line);
 const rows = JSON.parse(readFileSync(reports, "utf8"));
-console.log(JSON.stringify(rows.map((parts) => partsLine(parts))));
+const lines = rows.map((parts) => partsLine(parts));
+const notes = rows.map((parts) => speedNote(2.54, parts));
+console.log(JSON.stringify({ lines, notes }));
 """
 # Names a Russian or Estonian line keeps as they are: Python's, and the optimisers' and layers'.
 KEPT = {"Value", "zero_grad", "log", "topological_order", "MLP", "GPT", "RMSNorm", "SGD", "Adam"}
@@ -81,17 +85,22 @@ def reports(my_engine, monkeypatch):
     return [_installed(my_engine, sources, mine) for sources in kinds]
 
 
-def page_lines(reports, lang, tmp_path):
+def page_text(reports, lang, tmp_path):
+    """{"lines": the line of each report, "notes": its speed note at 2.54 times as slow}."""
     script, data = tmp_path / "line.mjs", tmp_path / "rows.json"
     script.write_text(SCRIPT, encoding="utf-8")
     data.write_text(json.dumps([r["parts"] for r in reports]), encoding="utf-8")
     web = ROOT / "web"
-    args = [(web / "i18n.js").as_uri(), (web / "partsline.js").as_uri(), lang, str(data)]
+    args = [(web / "i18n.js").as_uri(), (web / "myenginetext.js").as_uri(), lang, str(data)]
     done = subprocess.run(
         [NODE, str(script), *args], capture_output=True, text=True, timeout=60, cwd=ROOT
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def page_lines(reports, lang, tmp_path):
+    return page_text(reports, lang, tmp_path)["lines"]
 
 
 def code_names(report):
@@ -118,3 +127,12 @@ def test_a_russian_or_estonian_page_shows_no_english_word(reports, lang, tmp_pat
         assert not left, (left, line)
         assert line.count(" · ") == report["line"].count(" · ")
         assert "myEngine." not in line  # no message key shown for a missing message
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+def test_the_speed_note_writes_its_number_as_the_page_does(reports, lang, tmp_path):
+    notes = page_text(reports, lang, tmp_path)["notes"]
+    times = "2.5" if lang == "en" else "2,5"
+    # Every part the learner's (their GPT too), then every part the course's.
+    assert notes[0] == render("myEngine.slowerBuilt", {"times": times}, lang)
+    assert notes[1] == render("myEngine.slower", {"times": times}, lang)
