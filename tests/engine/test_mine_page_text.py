@@ -1,8 +1,9 @@
 """What the "My engine" switch writes, as the page writes it (web/myenginetext.js, in Node with
 the page's message files), in the page's language. The line under the switch, from
 engine.mine's report rows: on an English page it is engine.mine's own English line; on a
-Russian or Estonian page no English word of it is left, only code names (files, functions, Value) and the glossary's terms (MLP,
-softmax; Estonian "põhjuslik mask")."""
+Russian or Estonian page no English word of it is left, only code names (files, functions,
+Value) and the glossary's terms (MLP, softmax; Estonian "põhjuslik mask"). The speed note
+writes its number as the page's language does."""
 
 from __future__ import annotations
 
@@ -58,19 +59,12 @@ def glossary_words(lang):
     return {w for name in names for w in WORD.findall(name)}
 
 
-def _installed(my_engine, sources, mine):
-    report = my_engine(sources)
-    mine.uninstall()
-    return report
-
-
-@pytest.fixture
-def reports(my_engine, monkeypatch):
+@pytest.fixture(scope="module")
+def reports():
     """Reports of every kind of row: every part the learner's (with what the course lends),
     every part unfinished, parts not passed, and each reason a file that is there is not used."""
     from engine import mine
 
-    monkeypatch.setattr(mine, "LOAD_LIMIT", 0.2)
     neuron = "day10_neuron.py"
     kinds = [
         SOLUTIONS,
@@ -80,9 +74,18 @@ def reports(my_engine, monkeypatch):
         {neuron: "from engine.nn import Neuron as neuron\n"},
         {neuron: "neuron = print\n"},
         {neuron: "def neuron(*args):\n    raise ValueError('no weights')\n"},
-        {neuron: "def neuron(*args):\n    while True:\n        pass\n"},
     ]
-    return [_installed(my_engine, sources, mine) for sources in kinds]
+    found = []
+    try:
+        found = [mine.install(sources) for sources in kinds]
+        with pytest.MonkeyPatch.context() as patch:  # a small example that never ends
+            patch.setattr(mine, "LOAD_LIMIT", 0.2)
+            found.append(
+                mine.install({neuron: "def neuron(*args):\n    while True:\n        pass\n"})
+            )
+    finally:
+        mine.uninstall()
+    return found
 
 
 def page_text(reports, lang, tmp_path):
