@@ -5,11 +5,13 @@ optimisers on day 14, softmax, attention, RMSNorm and a whole GPT in phase 3. Wi
 engine" on, the lesson cells run on that code: `from engine import Value` gives the
 learner's `Value`, and the course's own modules are rebuilt on it (engine.nn's MLP calls the
 learner's `dense`, engine.gpt's training loop calls the learner's `gpt`). A part whose file
-is missing or unfinished comes from the course engine, and `parts_line` says which.
+is missing or unfinished comes from the course engine, and the report's rows say which (the
+page writes them in its language; `parts_line`, in English, for a notebook or the terminal).
 
     from engine import mine
     report = mine.install({"day08_more_ops.py": source, ...})   # file name -> its text
     print(report["line"])    # "Value: yours (day 8) · MLP: course engine — pass day 11 …"
+    report["parts"]          # the same, row by row, with each text's page message key
     ...                      # import engine ... as usual: it is the learner's engine now
     mine.uninstall()         # back to the course engine
 
@@ -46,6 +48,7 @@ import importlib.machinery
 import linecache
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -94,6 +97,13 @@ class Part:
     @property
     def day(self):
         return int(self.file[3:5])
+
+    @property
+    def key(self):
+        """Its name's page message (web/locales, myEngine.part.*): "SGD and Adam" is
+        "myEngine.part.sgdAndAdam"."""
+        first, *rest = re.split(r"[^A-Za-z0-9]+", self.name)
+        return "myEngine.part." + first.lower() + "".join(w.capitalize() for w in rest)
 
 
 # In day order, but Value first: day 7's file imports it. A part that needs another (the MLP
@@ -507,13 +517,16 @@ def _line_in(err, file):
 
 
 def _written(module, part):
-    """Why `part` of the learner's loaded `module` cannot be used, or None when it can."""
+    """Why `part` of the learner's loaded `module` cannot be used, as (English, page message
+    {"key", "values"}), or None when it can."""
+    file = part.file
     for name in part.needs:
         if not callable(getattr(module, name, None)):
-            return f"{part.file} has no {name}"
-        whose = _whose(getattr(module, name), module, part.file)
+            return _reason(f"{file} has no {name}", "missing", file=file, name=name)
+        whose = _whose(getattr(module, name), module, file)
         if whose is not None:
-            return f"{part.file}'s {name} is {whose}, not yours"
+            key = "courseEngines" if whose == "the course engine's" else "notWritten"
+            return _reason(f"{file}'s {name} is {whose}, not yours", key, file=file, name=name)
     probe = _PROBES.get(part.name)
     if probe is None:
         return None
@@ -521,18 +534,36 @@ def _written(module, part):
         with _time_limit():
             probe(module)
     except NotImplementedError:
-        return f"{part.file} is not finished"
+        return _reason(f"{file} is not finished", "notFinished", file=file)
     except MyEngineError:
         raise  # it tried what a file may not (the audit hook)
     except _TooLong:
-        return f"{part.file} did not finish a small example within {LOAD_LIMIT:g} s"
+        limit = f"{LOAD_LIMIT:g}"
+        return _reason(
+            f"{file} did not finish a small example within {limit} s",
+            "tooSlow",
+            file=file,
+            limit=limit,
+        )
     except KeyboardInterrupt:
         raise
     except BaseException as err:  # a wrong answer is the learner's to see; a crash is not usable
-        return f"{part.file} fails on a small example ({type(err).__name__}: {_text(err)})"
+        error, message = type(err).__name__, _text(err)
+        return _reason(
+            f"{file} fails on a small example ({error}: {message})",
+            "fails",
+            file=file,
+            error=error,
+            message=message,
+        )
     finally:
         _refused()
     return None
+
+
+def _reason(english, key, **values):
+    """Why a part is not used: its English, and its page message (myEngine.reason.*)."""
+    return english, {"key": "myEngine.reason." + key, "values": values}
 
 
 def _whose(thing, module, file):
@@ -997,7 +1028,7 @@ def install(sources):
         raise
     for row in rows:
         if row["part"] == "Value" and lent:
-            row["lent"] = [_LENT_NAMES[n] for n in lent]
+            row["lent"] = [{"key": _LENT_NAMES[n][0]} for n in lent]
     report = {"parts": rows, "line": parts_line(rows)}
     _state["report"] = report
     return report
@@ -1017,14 +1048,14 @@ def _trial(sources):
         file = part.file  # the audit hook's message names it
         module = trial.get(file)
         if module is None:
-            rows.append(_row(part, None, f"pass day {part.day} to use yours"))
+            rows.append(_row(part, yours=False))
             continue
         why = _written(module, part)
         if why is not None:
-            rows.append(_row(part, None, f"{why}; pass day {part.day} to use yours"))
+            rows.append(_row(part, yours=False, why=why))
             continue
         parts.append(part)
-        rows.append(_row(part, part.day, None))
+        rows.append(_row(part, yours=True))
     file = "one of your files"
     module = None
     # An object's __del__ that never ends is stopped by the time limit, quietly.
@@ -1042,31 +1073,44 @@ def _trial(sources):
     return parts, rows
 
 
+# What the course lends the learner's Value: each one's page message and its English.
 _LENT_NAMES = {
-    "log": "log",
-    "__rpow__": "a number to a Value's power",
-    "topological_order": "topological_order",
+    "log": ("myEngine.lent.log", "log"),
+    "__rpow__": ("myEngine.lent.rpow", "a number to a Value's power"),
+    "topological_order": ("myEngine.lent.topologicalOrder", "topological_order"),
 }
+_LENT_WORDS = dict(_LENT_NAMES.values())
 
 
-def _row(part, day, why):
+def _row(part, yours, why=None):
+    """A row of the report: what the page writes in its language (web/myenginetext.js) as data.
+    `reason`: why a file that is there is not used, as a page message (myEngine.reason.*);
+    None for a part that is the learner's or whose file was not passed. `why`: the English
+    of the row's course-engine text."""
+    english, reason = why or (None, None)
+    tail = f"pass day {part.day} to use yours"
     return {
         "part": part.name,
+        "name": {"key": part.key},
         "file": part.file,
         "day": part.day,
-        "yours": day is not None,
-        "why": why,
+        "yours": yours,
+        "reason": reason,
+        "why": None if yours else (f"{english}; {tail}" if english else tail),
+        "lent": [],
     }
 
 
 def parts_line(rows):
-    """One line: which parts are the learner's and which the course engine's."""
+    """One line in English: which parts are the learner's and which the course engine's.
+    (The page writes the same rows in its own language: web/myenginetext.js.)"""
     items = []
     for row in rows:
         if row["yours"]:
             text = f"{row['part']}: yours (day {row['day']})"
             if row.get("lent"):
-                text += f", with {' and '.join(row['lent'])} from the course engine"
+                lent = " and ".join(_LENT_WORDS[item["key"]] for item in row["lent"])
+                text += f", with {lent} from the course engine"
         else:
             # Why a file that was there is not used ("day14_optimizers.py is not finished");
             # with no file, which day to pass.

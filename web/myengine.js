@@ -20,6 +20,7 @@
 import { resetNamespaces } from "./cells.js";
 import { isMyEngineOn, PASSED_EVENT, passedSources, setMyEngineOn } from "./storage.js";
 import { say, t } from "./i18n.js";
+import { partsLine, speedNote } from "./myenginetext.js";
 
 const FIRST_DAY = 6; // the first lesson whose cells use the engine a learner wrote
 const INSTALL_LIMIT = 10; // seconds: a file whose loading takes longer never ends
@@ -28,13 +29,6 @@ const SPEED_LIMIT = 30;
 // small MLP step (2 to 3 times slower); a GPT built from the learner's own softmax and
 // cross-entropy, op by op, runs up to about 9 times slower than the course's fused ones.
 const SLOWER = 10;
-const FINE_GRAINED = new Set([
-  "softmax and cross-entropy",
-  "attention",
-  "multi-head attention",
-  "RMSNorm",
-  "GPT",
-]);
 const OWNER = {
   get label() {
     return t("myEngine.owner");
@@ -148,7 +142,7 @@ async function change(client, want, explorers) {
     } catch {
       worker.ratio = null; // no estimate: no note on training cells
     }
-    return { ok: true, line: report.line };
+    return { ok: true, line: partsLine(report.parts) };
   } catch (err) {
     const restarted = client.generation !== generation;
     const line = failureLine(err, restarted);
@@ -169,12 +163,7 @@ async function change(client, want, explorers) {
 /** The note of a long (training) cell run on the learner's engine, or null. */
 function longRunNote(on) {
   if (!on() || !worker.report || !worker.ratio) return null;
-  const times = Math.round(worker.ratio * 10) / 10;
-  // The ratio is measured on a small MLP; a learner's softmax, attention or GPT, built one
-  // small operation at a time, is slower still than the course's fused ones.
-  const built = worker.report.parts?.some((row) => row.yours && FINE_GRAINED.has(row.part));
-  const key = times >= 1.2 ? "myEngine.slower" : "myEngine.asSlow";
-  return t(built ? `${key}Built` : key, { times });
+  return speedNote(worker.ratio, worker.report.parts);
 }
 
 /** The page's day (its badge), or null for a page that is not a lesson. */
@@ -279,9 +268,9 @@ export function mountMyEngine(root, { client, cells, hooks }) {
     }
     input.addEventListener("change", () => {
       setMyEngineOn(input.checked);
-      if (!ensure()) show(on() ? (worker.report?.line ?? "") : "");
+      if (!ensure()) show(on() ? partsLine(worker.report?.parts) : "");
     });
-    if (installedNow(client) && on()) show(worker.report.line);
+    if (installedNow(client) && on()) show(partsLine(worker.report.parts));
   }
   // An exercise passed on this page joins the engine at once (install again with it).
   onPassed = () => {

@@ -128,7 +128,7 @@ PROSE = re.compile(r"[A-Za-z]{2,}[,:;]? [A-Za-z]{2,} [a-z]{2,}")
 # by how the literal starts.
 NOT_PROSE = {
     ("editor.js", "2px solid var(--md-accent-fg-color)"),  # CSS
-    ("myengine.js", "softmax and cross-entropy"),  # engine.mine's name of a part
+    ("myenginetext.js", "softmax and cross-entropy"),  # engine.mine's name of a part
     ("myengine.js", " (or in the file)"),  # cut out of engine.mine's message
     ("storage.js", "storage is disabled"),  # an Error caught inside storage.js
     ("worker.js", "This site was built without the exercise checks."),  # the page says its own
