@@ -8,6 +8,8 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from grader.messages import msg
+
 from . import people
 from .models import Progress, SignInSession, User, now
 from .security import (
@@ -86,7 +88,7 @@ def _signed_in(request, s, user: User) -> JSONResponse:
 
 def _limited(request, login=None):
     if not request.app.state.limits.signing_in(login, client_address(request)):
-        raise HTTPException(429, "Too many sign-in attempts: wait a minute and try again.")
+        raise HTTPException(429, msg("Too many sign-in attempts: wait a minute and try again."))
 
 
 def signin(request):
@@ -94,7 +96,7 @@ def signin(request):
     body = read_json(request)
     login, password = body.get("login"), body.get("password")
     if not isinstance(login, str) or not isinstance(password, str):
-        raise HTTPException(400, "Give your login and password.")
+        raise HTTPException(400, msg("Give your login and password."))
     login = login.strip().lower()[:80]
     _limited(request, login)
     with request.app.state.db.session() as s:
@@ -106,7 +108,7 @@ def signin(request):
             else None
         )
         if not verify_password(user.password_hash if user else None, password[:1000]):
-            raise HTTPException(401, "Wrong login or password.")
+            raise HTTPException(401, msg("Wrong login or password."))
         return _signed_in(request, s, user)
 
 
@@ -115,7 +117,7 @@ def join(request):
     body = read_json(request)
     fields = [body.get(k) for k in ("invite_code", "login", "name", "password")]
     if not all(isinstance(f, str) for f in fields):
-        raise HTTPException(400, "Give the invite code, a login, your name and a password.")
+        raise HTTPException(400, msg("Give the invite code, a login, your name and a password."))
     code, login, name, password = fields
     _limited(request)
     try:
@@ -124,7 +126,7 @@ def join(request):
             user = people.add_member(s, course, name, "learner", login=login, password=password)
             return _signed_in(request, s, user)
     except people.PeopleError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, exc.message) from None
 
 
 def signin_link(request):
@@ -132,7 +134,9 @@ def signin_link(request):
     body = read_json(request)
     token = body.get("token")
     if not isinstance(token, str):
-        raise HTTPException(400, "The sign-in link is incomplete: open it again from your message.")
+        raise HTTPException(
+            400, msg("The sign-in link is incomplete: open it again from your message.")
+        )
     _limited(request)
     password = body.get("password")
     try:
@@ -145,7 +149,7 @@ def signin_link(request):
                 s.execute(delete(SignInSession).where(SignInSession.user_id == user.id))
             return _signed_in(request, s, user)
     except people.PeopleError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise HTTPException(400, exc.message) from None
 
 
 def signout(request):
@@ -168,14 +172,16 @@ def put_progress(request):
     check_csrf(request)
     who = require_viewer(request)
     if len(request.state.body or b"") > MAX_WORK_BYTES:
-        raise HTTPException(413, "Saved work over 5 MB is not kept on the server.")
+        raise HTTPException(413, msg("Saved work over 5 MB is not kept on the server."))
     body = read_json(request)
     revision, work = body.get("revision"), body.get("work")
     # A revision the column holds (32-bit): a bigger one failed in the database (500).
     if type(revision) is not int or not 0 <= revision < 2**31 - 1 or not isinstance(work, dict):
-        raise HTTPException(400, "Send {revision, work}: the revision you last read and your work.")
+        raise HTTPException(
+            400, msg("Send {revision, work}: the revision you last read and your work.")
+        )
     if work.get("format") != "course-work":
-        raise HTTPException(400, "That is not the course's saved work (format course-work).")
+        raise HTTPException(400, msg("That is not the course's saved work (format course-work)."))
     db = request.app.state.db
     try:
         with db.session() as s:

@@ -12,17 +12,19 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from grader.messages import DEFAULT, Message, msg, render
 from tools.serve import ISOLATION_HEADERS  # the course's files, served as `nox -s serve` does
 
 from . import api, deadlines, gradebook, pages, submissions
 from .config import Settings
 from .db import Database
 from .queue import make_queue
-from .security import RateLimits
+from .security import STALE_TOKEN, RateLimits
 
 SERVER_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -32,6 +34,14 @@ SERVER_HEADERS = {
     "Referrer-Policy": "same-origin",
 }
 BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+# Starlette's own refusals (no route, no such method), as their status phrases say them.
+STARLETTE_DETAILS = {
+    "Not Found": msg("Not Found"),
+    "Method Not Allowed": msg("Method Not Allowed"),
+}
+SERVER_FAILED = msg(
+    "The server failed on this request; your work is kept in your browser. Try again."
+)
 
 
 class BodyLimit:
@@ -48,7 +58,7 @@ class BodyLimit:
         limit = self.paths.get(scope["path"], self.default)
         headers = dict(scope["headers"])
         if headers.get(b"content-encoding", b"identity") not in (b"identity", b""):
-            return await _error(scope, send, 415, "Send the body uncompressed.")
+            return await _error(scope, send, 415, msg("Send the body uncompressed."))
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
             return await _error(scope, send, 413, _too_big(limit))
@@ -78,11 +88,25 @@ class BodyLimit:
 
 
 def _too_big(limit):
-    return f"The request is over {limit // 1024} kB, more than the server takes."
+    return msg("The request is over {size} kB, more than the server takes.", size=limit // 1024)
+
+
+def api_error(request, status: int, detail, headers=None) -> JSONResponse:
+    """{"error": ...}: the refusal in the language the request's page speaks (?lang=, else
+    Accept-Language, as the sign-in pages choose theirs), and which refusal it is when the
+    course's page acts on it (a stale CSRF token: it fetches a new one and sends again)."""
+    lang = pages.page_language(request)
+    if isinstance(detail, str):
+        detail = STARLETTE_DETAILS.get(detail, detail)
+    body = {"error": render(detail, lang)}
+    if detail == STALE_TOKEN:
+        body["reason"] = "csrf"
+    headers = {**(headers or {}), "Vary": "Accept-Language"}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def _error(scope, send, status, message):
-    response = JSONResponse({"error": message}, status_code=status)
+    response = api_error(Request(scope), status, message)
     await response(scope, None, send)
 
 
@@ -135,23 +159,20 @@ async def http_error(request, exc: HTTPException):
     if request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
     ):
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        return api_error(request, exc.status_code, exc.detail)
     from html import escape
 
+    # The instructor's pages, which are in English.
+    detail = render(exc.detail, DEFAULT) if isinstance(exc.detail, Message) else str(exc.detail)
     return HTMLResponse(
         f"<!doctype html><meta charset=utf-8><title>{exc.status_code}</title>"
-        f'<p>{escape(str(exc.detail))}</p><p><a href="/">Back to the course</a></p>',
+        f'<p>{escape(detail)}</p><p><a href="/">Back to the course</a></p>',
         status_code=exc.status_code,
     )
 
 
 async def server_error(request, exc):
-    return JSONResponse(
-        {
-            "error": "The server failed on this request; your work is kept in your browser. Try again."
-        },
-        status_code=500,
-    )
+    return api_error(request, 500, SERVER_FAILED)
 
 
 def create_app(settings: Settings | None = None, db: Database | None = None) -> Starlette:

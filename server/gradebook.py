@@ -27,6 +27,7 @@ from starlette.templating import Jinja2Templates
 from grader import similarity
 from grader.batch import csv_cell
 from grader.checks import EXERCISES
+from grader.messages import msg
 
 from .models import Course, Deadline, Membership, Regrade, Submission, User
 from .security import Viewer, check_csrf, csrf_token, viewer
@@ -54,7 +55,7 @@ templates.env.filters["utc"] = lambda moment: f"{moment:%Y-%m-%d %H:%M} UTC"
 
 
 def _not_found():
-    return HTTPException(404, "Not found.")
+    return HTTPException(404, msg("Not found."))
 
 
 def _teacher_of(request, class_id: int) -> Viewer:
@@ -456,12 +457,14 @@ def regrade(request):
     _teacher_of(request, class_id)
     exercise = form.get("exercise", "")
     if exercise not in EXERCISES:
-        raise HTTPException(400, "Choose an exercise of the course to grade again.")
+        raise HTTPException(400, msg("Choose an exercise of the course to grade again."))
     db = request.app.state.db
     with db.session() as s:
         mine = (Submission.class_id == class_id) & (Submission.exercise == exercise)
         if not s.scalar(select(func.count()).select_from(Submission).where(mine)):
-            raise HTTPException(400, f"No one in this class has submitted {exercise} yet.")
+            raise HTTPException(
+                400, msg("No one in this class has submitted {exercise} yet.", exercise=exercise)
+            )
         job = Regrade(class_id=class_id, exercise=exercise, total=0)
         s.add(job)
         s.flush()

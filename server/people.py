@@ -11,6 +11,8 @@ from datetime import timedelta
 
 from sqlalchemy import func, select, update
 
+from grader.messages import Message, msg, render
+
 from .models import Course, Membership, SignInLink, User, now
 from .security import hash_password, new_token, token_hash
 
@@ -22,7 +24,13 @@ ROLES = ("learner", "instructor")
 
 
 class PeopleError(Exception):
-    """A request about people that cannot be done; the message says what to do."""
+    """A request about people that cannot be done; the message says what to do: in English
+    as the exception's text (the admin commands), in the learner's language through the API
+    (`message`, the course's catalog)."""
+
+    def __init__(self, message: Message | str):
+        self.message = message if isinstance(message, Message) else Message(message)
+        super().__init__(render(self.message))
 
 
 def _invite_code() -> str:
@@ -39,7 +47,7 @@ def _printable(name: str) -> bool:
 def create_class(s, name: str) -> Course:
     name = name.strip()
     if not name or len(name) > 200 or not _printable(name):
-        raise PeopleError("Give the class a name of 1 to 200 characters.")
+        raise PeopleError(msg("Give the class a name of 1 to 200 characters."))
     course = Course(name=name, invite_code=_invite_code())
     s.add(course)
     s.flush()
@@ -52,7 +60,7 @@ def class_by_code(s, code: str) -> Course:
     if INVITE_CODE.fullmatch(code):
         course = s.scalar(select(Course).where(Course.invite_code == code))
     if course is None:
-        raise PeopleError("No class has this invite code: check it with your instructor.")
+        raise PeopleError(msg("No class has this invite code: check it with your instructor."))
     return course
 
 
@@ -60,8 +68,10 @@ def normal_login(text: str) -> str:
     login = text.strip().lower()
     if not LOGIN.fullmatch(login):
         raise PeopleError(
-            "A login is 2 to 40 letters, digits, dots, dashes or underscores, "
-            "starting with a letter or digit."
+            msg(
+                "A login is 2 to 40 letters, digits, dots, dashes or underscores, "
+                "starting with a letter or digit."
+            )
         )
     return login
 
@@ -87,13 +97,13 @@ def add_member(
     password: str | None = None,
 ) -> User:
     if role not in ROLES:
-        raise PeopleError(f"A role is one of {', '.join(ROLES)}.")
+        raise PeopleError(msg("A role is one of {roles}.", roles=", ".join(ROLES)))
     name = name.strip()
     if not name or len(name) > 200 or not _printable(name):
-        raise PeopleError("Give a name of 1 to 200 characters, without control characters.")
+        raise PeopleError(msg("Give a name of 1 to 200 characters, without control characters."))
     login = normal_login(login) if login else login_from_name(s, name)
     if s.scalar(select(User).where(User.login == login)) is not None:
-        raise PeopleError(f"The login {login!r} is taken: choose another.")
+        raise PeopleError(msg("The login {login!r} is taken: choose another.", login=login))
     if password is not None:
         check_password(password)
     user = User(login=login, name=name, password_hash=hash_password(password) if password else None)
@@ -116,22 +126,28 @@ def add_existing(s, course: Course, login: str, role: str = "learner") -> User:
     classes, a learner retaking the course). Only the admin commands do this: joining with
     an invite code never attaches to an existing account."""
     if role not in ROLES:
-        raise PeopleError(f"A role is one of {', '.join(ROLES)}.")
+        raise PeopleError(msg("A role is one of {roles}.", roles=", ".join(ROLES)))
     user = s.scalar(select(User).where(User.login == normal_login(login)))
     if user is None:
-        raise PeopleError(f"No one has the login {login!r}.")
+        raise PeopleError(msg("No one has the login {login!r}.", login=login))
     member = s.get(Membership, (user.id, course.id))
     if member is not None:
-        raise PeopleError(f"{user.login} is already in this class as a {member.role}.")
+        raise PeopleError(
+            msg("{login} is already in this class as a {role}.", login=user.login, role=member.role)
+        )
     s.add(Membership(user_id=user.id, class_id=course.id, role=role))
     return user
 
 
 def check_password(password: str) -> None:
     if len(password) < MIN_PASSWORD:
-        raise PeopleError(f"Choose a password of at least {MIN_PASSWORD} characters.")
+        raise PeopleError(
+            msg("Choose a password of at least {count} characters.", count=MIN_PASSWORD)
+        )
     if len(password) > 1000:
-        raise PeopleError("That password is too long (at most 1000 characters).")
+        raise PeopleError(
+            msg("That password is too long (at most {count} characters).", count=1000)
+        )
 
 
 def signin_link(s, user: User, public_url: str) -> str:
@@ -150,7 +166,7 @@ def signin_link(s, user: User, public_url: str) -> str:
 def use_link(s, token: str) -> User:
     """The link's user; the link is used up. Unknown, used or expired links are refused alike."""
     refused = PeopleError(
-        "This sign-in link is used, expired or wrong: ask your instructor for a new one."
+        msg("This sign-in link is used, expired or wrong: ask your instructor for a new one.")
     )
     if not 0 < len(token) <= 100:
         raise refused

@@ -14,6 +14,8 @@ from limits import RateLimitItemPerMinute, storage, strategies
 from sqlalchemy import select
 from starlette.exceptions import HTTPException
 
+from grader.messages import msg
+
 from .models import Course, Membership, SignInSession, User, now
 
 SESSION_COOKIE = "course_session"
@@ -126,7 +128,7 @@ def viewer(request) -> Viewer | None:
 def require_viewer(request) -> Viewer:
     found = viewer(request)
     if found is None:
-        raise HTTPException(401, "Sign in first.")
+        raise HTTPException(401, msg("Sign in first."))
     return found
 
 
@@ -165,19 +167,22 @@ def csrf_token(settings, seed: str) -> str:
     return hmac.new(settings.secret_key.encode(), b"csrf:" + seed.encode(), "sha256").hexdigest()
 
 
+# A refusal the course's page answers by fetching a new token and sending again: the API
+# says which refusal it is beside its text, which is in the learner's language (app.py).
+STALE_TOKEN = msg("The page's security token is missing or old: reload the page and try again.")
+
+
 def check_csrf(request, token: str | None = None) -> None:
     """Refuse a state-changing request without the right token or from a foreign origin."""
     settings = request.app.state.settings
     origin = request.headers.get("origin")
     allowed = {settings.origin, settings.cors_origin} - {None}
     if origin is not None and origin not in allowed:
-        raise HTTPException(403, "This request came from another site.")
+        raise HTTPException(403, msg("This request came from another site."))
     seed = csrf_seed(request)
     given = token if token is not None else request.headers.get(CSRF_HEADER, "")
     if not seed or not given or not hmac.compare_digest(given, csrf_token(settings, seed)):
-        raise HTTPException(
-            403, "The page's security token is missing or old: reload the page and try again."
-        )
+        raise HTTPException(403, STALE_TOKEN)
 
 
 def set_csrf_cookie(response, settings, seed: str) -> None:

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from grader.checks import EXERCISES
+from grader.messages import msg
 
 from .models import Deadline, Submission, now
 from .security import check_csrf, require_viewer
@@ -48,13 +49,15 @@ def _class_for(viewer, wanted) -> int:
     if wanted is not None:
         # bool is an int in Python: true would be class 1.
         if type(wanted) is not int or wanted not in learning:
-            raise HTTPException(403, "You are not a learner in that class.")
+            raise HTTPException(403, msg("You are not a learner in that class."))
         return wanted
     if len(learning) == 1:
         return learning[0]
     if not learning:
-        raise HTTPException(403, "You are in no class as a learner: join one with its invite code.")
-    raise HTTPException(400, "You are in several classes: say which (class_id).")
+        raise HTTPException(
+            403, msg("You are in no class as a learner: join one with its invite code.")
+        )
+    raise HTTPException(400, msg("You are in several classes: say which (class_id)."))
 
 
 def submit(request):
@@ -63,21 +66,24 @@ def submit(request):
     viewer = require_viewer(request)
     if not app.limits.hit(app.limits.submit, f"submit:{viewer.user.id}"):
         raise HTTPException(
-            429, "Too many submissions in a minute: wait a little and submit again."
+            429, msg("Too many submissions in a minute: wait a little and submit again.")
         )
     body = read_json(request)
     exercise, code = body.get("exercise"), body.get("code")
     if exercise not in EXERCISES:
         raise HTTPException(
-            400, "Unknown exercise: submit from the exercise's block on its lesson page."
+            400, msg("Unknown exercise: submit from the exercise's block on its lesson page.")
         )
     if not isinstance(code, str):
-        raise HTTPException(400, "The request has no code: submit the exercise file's text.")
+        raise HTTPException(400, msg("The request has no code: submit the exercise file's text."))
     data = code.encode("utf-8", "surrogatepass")
     if len(data) > app.settings.max_code_bytes:
         raise HTTPException(
             413,
-            f"The file is over {app.settings.max_code_bytes // 1024} kB: submit the exercise file alone.",
+            msg(
+                "The file is over {size} kB: submit the exercise file alone.",
+                size=app.settings.max_code_bytes // 1024,
+            ),
         )
     class_id = _class_for(viewer, body.get("class_id"))
     with app.db.session() as s:
@@ -86,8 +92,11 @@ def submit(request):
         if late and deadline.late_policy == "refuse":
             raise HTTPException(
                 403,
-                f"The deadline for {exercise} was {deadline.due_at:%Y-%m-%d %H:%M} UTC: "
-                "late work is not accepted.",
+                msg(
+                    "The deadline for {exercise} was {due} UTC: late work is not accepted.",
+                    exercise=exercise,
+                    due=f"{deadline.due_at:%Y-%m-%d %H:%M}",
+                ),
             )
         sub = Submission(
             id=str(uuid.uuid4()),
@@ -125,7 +134,7 @@ def read_one(request):
         sub = s.get(Submission, sid) if _ID.fullmatch(sid := request.path_params["id"]) else None
         # Someone else's submission is "not found", not "forbidden": ids say nothing.
         if sub is None or not (sub.user_id == viewer.user.id or viewer.teaches(sub.class_id)):
-            raise HTTPException(404, "No such submission.")
+            raise HTTPException(404, msg("No such submission."))
         return JSONResponse({"submission": as_json(sub, code=True)})
 
 

@@ -35,7 +35,7 @@ export function setLanguage(lang) {
 
 /** The page's language ("en", "ru", "et"). */
 export function language() {
-  if (!started) start(globalThis.document?.documentElement.lang ?? "en");
+  if (!started) start(globalThis.document?.documentElement?.lang ?? "en");
   return i18n.language;
 }
 
@@ -43,7 +43,7 @@ export function language() {
  *  `values.count` picks the plural form.
  *  @param {string} key @param {Record<string, unknown>} [values] @returns {string} */
 export function t(key, values = {}) {
-  if (!started) start(globalThis.document?.documentElement.lang ?? "en");
+  if (!started) start(globalThis.document?.documentElement?.lang ?? "en");
   return String(i18n.t(key, /** @type {any} */ (values)));
 }
 

@@ -91,7 +91,8 @@ export async function signOut() {
 export async function api(method, path, body, { keepalive = false, retryCsrf = true } = {}) {
   const base = serverURL();
   if (!base) return { ok: false, status: 0, data: null, error: t("server.none") };
-  const headers = { Accept: "application/json" };
+  // The server's refusals come back in this page's language (it negotiates as its pages do).
+  const headers = { Accept: "application/json", "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && session.csrf) headers["X-CSRF-Token"] = session.csrf;
   let response;
@@ -118,7 +119,8 @@ export async function api(method, path, body, { keepalive = false, retryCsrf = t
     retryCsrf &&
     method !== "GET" &&
     response.status === 403 &&
-    /csrf|security token/i.test(error ?? "") &&
+    // Which refusal it is, whatever its language (an older server: its English text).
+    (data?.reason === "csrf" || /csrf|security token/i.test(error ?? "")) &&
     !keepalive
   ) {
     await loadSession();

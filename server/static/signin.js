@@ -4,10 +4,15 @@
 // GET /api/session for the CSRF token and sends it in X-CSRF-Token; the server's
 // {"error"} text is shown in the form's aria-live message. After signing in the page
 // goes to ?next= when that is a path on this site, else to the course's home.
+//
+// The page speaks the learner's language: the script's own words are the page's (data-*
+// attributes of <body>, from the course's catalog), and every request asks the server to
+// answer in the page's language (<html lang>, sent as Accept-Language).
 
 "use strict";
 
-const NETWORK_ERROR = "The server did not answer: check your connection and try again.";
+const said = document.body.dataset;
+const LANGUAGE = { "Accept-Language": document.documentElement.lang || "en" };
 
 // Where to go after signing in: ?next= when it is on this site or on the course's own
 // site (COURSE_URL, when another host serves the course), else the course's home. Never
@@ -29,7 +34,11 @@ function nextPath(search) {
 }
 
 async function csrfToken() {
-  const response = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
+  const response = await fetch("/api/session", {
+    credentials: "same-origin",
+    cache: "no-store",
+    headers: LANGUAGE,
+  });
   if (!response.ok) throw new Error(await errorText(response));
   return (await response.json()).csrf;
 }
@@ -41,7 +50,7 @@ async function errorText(response) {
   } catch {
     // not JSON: a proxy's page, say
   }
-  return `The server answered ${response.status}: try again in a moment.`;
+  return said.serverStatus.replace("{status}", String(response.status));
 }
 
 function fields(form) {
@@ -63,16 +72,20 @@ async function send(form) {
     const response = await fetch(form.dataset.api, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": await csrfToken() },
+      headers: {
+        ...LANGUAGE,
+        "Content-Type": "application/json",
+        "X-CSRF-Token": await csrfToken(),
+      },
       body: JSON.stringify(fields(form)),
     });
     if (!response.ok) throw new Error(await errorText(response));
-    message.textContent = form.dataset.then === "reload" ? "Signed out." : "Signed in.";
+    message.textContent = form.dataset.then === "reload" ? said.signedOut : said.signedIn;
     if (form.dataset.then === "reload") window.location.reload();
     else window.location.assign(nextPath(window.location.search));
   } catch (error) {
     message.classList.add("error");
-    message.textContent = error instanceof TypeError ? NETWORK_ERROR : error.message;
+    message.textContent = error instanceof TypeError ? said.networkError : error.message;
     buttons.forEach((b) => (b.disabled = false));
   }
 }
