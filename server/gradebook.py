@@ -4,6 +4,11 @@ and grading an exercise again with its progress.
 Only an instructor of the class sees any of it. Everyone else (a learner, an instructor
 of another class, a visitor who is signed out) gets 404, as for an id that does not
 exist: ids say nothing about what is there.
+
+The pages speak the instructor's language (English, Russian, Estonian), chosen as the
+learner's pages choose theirs (pages.page_language: ?lang=, else Accept-Language, else
+English), with the same catalog; a language chosen with ?lang= stays on the links between
+them. The CSV and the JSON are data and stay English.
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ import io
 import threading
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from jinja2 import Environment, FileSystemLoader
 from sqlalchemy import func, or_, select, update
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -30,16 +35,23 @@ from grader.checks import EXERCISES
 from grader.messages import msg
 
 from .models import Course, Deadline, Membership, Regrade, Submission, User
+from .pages import course_root, language_query, page_language, translated_templates
 from .security import Viewer, check_csrf, csrf_token, viewer
 
 HERE = Path(__file__).resolve().parent
-templates = Jinja2Templates(
-    env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
-)
 NO_STORE = {"Cache-Control": "no-store"}  # learners' grades: never kept by a cache
-PAGE_HEADERS = NO_STORE
+# ...and their words may be in the browser's language
+PAGE_HEADERS = {**NO_STORE, "Vary": "Accept-Language"}
 MAX_ID = 2**31 - 1  # a larger id is in no table (and PostgreSQL would refuse to compare it)
 PENDING = ("grading", "queued")  # shown in a cell in this order of precedence
+# A number of each CLDR plural category the language has for whole numbers: the re-grade
+# page hands its script the progress text in each form, and the script picks one with
+# Intl.PluralRules (the catalog's plural formulas agree with CLDR on whole numbers).
+PLURAL_SAMPLES = {
+    "en": {"one": 1, "other": 0},
+    "ru": {"one": 1, "few": 2, "many": 5},
+    "et": {"one": 1, "other": 0},
+}
 
 
 def score_text(value) -> str:
@@ -47,8 +59,13 @@ def score_text(value) -> str:
     return "\u2013" if value is None else f"{value:g}"
 
 
-templates.env.filters["score"] = score_text
-templates.env.filters["utc"] = lambda moment: f"{moment:%Y-%m-%d %H:%M} UTC"
+@cache
+def _templates(lang: str) -> Jinja2Templates:
+    """The instructor's templates in `lang` (one environment per language)."""
+    env = translated_templates(HERE / "templates", lang)
+    env.filters["score"] = score_text
+    env.filters["utc"] = lambda moment: f"{moment:%Y-%m-%d %H:%M} UTC"
+    return Jinja2Templates(env=env)
 
 
 # --- who may look ---------------------------------------------------------------------
@@ -66,8 +83,15 @@ def _teacher_of(request, class_id: int) -> Viewer:
 
 
 def _page(request, name: str, who: Viewer, **context):
-    context.update(viewer=who, csrf=csrf_token(request.app.state.settings, who.session_token))
-    return templates.TemplateResponse(request, name, context, headers=PAGE_HEADERS)
+    lang = page_language(request)
+    context.update(
+        viewer=who,
+        csrf=csrf_token(request.app.state.settings, who.session_token),
+        lang_query=language_query(request),
+        course_root=course_root(lang),
+        plural_samples=PLURAL_SAMPLES[lang],
+    )
+    return _templates(lang).TemplateResponse(request, name, context, headers=PAGE_HEADERS)
 
 
 # --- the gradebook's numbers ----------------------------------------------------------
@@ -371,6 +395,7 @@ def shown_code(code: bytes) -> str:
 
 
 def gradebook_csv(request):
+    # English in every language: a data format, its headings and marks read by programs.
     class_id = request.path_params["id"]
     _teacher_of(request, class_id)
     with request.app.state.db.session() as s:
@@ -499,7 +524,9 @@ def regrade(request):
         job.total = len(ids)
         regrade_id = job.id
     request.app.state.queue.send(db, ids)
-    return RedirectResponse(f"/instructor/regrades/{regrade_id}", status_code=303)
+    # The form's action carries ?lang= when the gradebook's language came from it.
+    where = f"/instructor/regrades/{regrade_id}{language_query(request)}"
+    return RedirectResponse(where, status_code=303)
 
 
 def _regrade_of(request) -> tuple[Viewer, Regrade]:

@@ -36,19 +36,25 @@ STATIC = HERE / "static"
 _ACCEPTED = re.compile(r"([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?")
 
 
-@cache
-def _templates(lang: str) -> Environment:
-    """The pages' templates, saying their words in `lang` (one environment per language).
-    Their `lang` is the language of the words: English when the catalog cannot be read."""
+def translated_templates(folder: Path, lang: str) -> Environment:
+    """A new environment of the templates in `folder`, saying their words in `lang` through
+    the course's catalog (Jinja2's i18n). Its `lang` is the language of the words: English
+    when the catalog cannot be read. The learner's pages and the instructor's share it."""
     translations = catalog(lang)
     env = Environment(
-        loader=FileSystemLoader(HERE / "templates" / "pages"),
+        loader=FileSystemLoader(folder),
         autoescape=select_autoescape(default=True, default_for_string=True),
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_translations(translations)
     env.globals["lang"] = lang if isinstance(translations, gettext.GNUTranslations) else DEFAULT
     return env
+
+
+@cache
+def _templates(lang: str) -> Environment:
+    """The pages' templates, saying their words in `lang` (one environment per language)."""
+    return translated_templates(HERE / "templates" / "pages", lang)
 
 
 def _accepted(header: str) -> str | None:
@@ -78,6 +84,18 @@ def page_language(request) -> str:
     return _accepted(request.headers.get("accept-language", "")[:1000]) or DEFAULT
 
 
+def language_query(request) -> str:
+    """The query "?lang=xx" when the language came from ?lang= (a link keeps it, so a reader
+    who chose a language stays in it), else "" (the browser's language chooses again)."""
+    asked = request.query_params.get("lang", "")
+    return f"?lang={asked}" if asked in LANGUAGES else ""
+
+
+def course_root(lang: str) -> str:
+    """The course on this server in `lang`: English at its root, the others under ru/ and et/."""
+    return "/" if lang == DEFAULT else f"/{lang}/"
+
+
 # Only the page's own script, style sheet and API: no inline code, no other host, no frame.
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -88,13 +106,12 @@ CSP = (
 def _page(request, name: str, **context) -> HTMLResponse:
     settings = request.app.state.settings
     lang = page_language(request)
-    # The course in that language: English at its root, the others under ru/ and et/.
-    within = "" if lang == DEFAULT else f"{lang}/"
+    root = course_root(lang)
     template = _templates(lang).get_template(name)
     html = template.render(
         min_password=MIN_PASSWORD,
-        course_home=(settings.course_url or "/") + within,  # the course on this server: its root
-        course_root="/" + within,
+        course_home=(settings.course_url or "/") + root[1:],  # the course on this server: its root
+        course_root=root,
         course_origin=settings.cors_origin or "",
         **context,
     )

@@ -1,5 +1,8 @@
 // A re-grade's page: asks the server how far it is every two seconds and shows it, until
 // every submission has a result again. The page works without it (reload to see).
+// Its words are the page's, in the page's language: the box holds the progress text as
+// patterns with {done} and {total}, one for each plural category of the language
+// (data-graded-one, -few, -many, -other), chosen here with Intl.PluralRules.
 (function () {
   "use strict";
   const box = document.querySelector("[data-progress-url]");
@@ -9,17 +12,34 @@
   const bar = box.querySelector("progress");
   const finished = box.querySelector("[data-when-done]");
   const overtaken = box.querySelector("[data-when-overtaken]");
+  const plural = new Intl.PluralRules(document.documentElement.lang || "en");
+
+  function fill(pattern, progress) {
+    return pattern.replace("{done}", String(progress.done)).replace("{total}", String(progress.total));
+  }
+
+  function gradedText(progress) {
+    const data = box.dataset;
+    const category = plural.select(progress.done);
+    const key = `graded${category[0].toUpperCase()}${category.slice(1)}`;
+    const pattern = data[key] ?? data.gradedOther ?? data.gradedMany;
+    return pattern === undefined ? null : fill(pattern, progress);
+  }
 
   function show(progress) {
     if (progress.state === "overtaken") {
       overtaken.hidden = false;
-      overtaken.querySelector("a").href = `/instructor/regrades/${Number(progress.newer)}`;
+      const link = overtaken.querySelector("a");
+      // The link's own query (?lang=) stays: the page it opens speaks the same language.
+      const query = new URL(link.href, document.baseURI).search;
+      link.href = `/instructor/regrades/${Number(progress.newer)}${query}`;
       return;
     }
-    text.textContent = `${progress.done} of ${progress.total} graded`;
+    const said = gradedText(progress);
+    if (said !== null) text.textContent = said;
     bar.max = Math.max(progress.total, 1);
     bar.value = progress.done;
-    bar.textContent = `${progress.done} of ${progress.total}`;
+    if (box.dataset.doneOf !== undefined) bar.textContent = fill(box.dataset.doneOf, progress);
     finished.hidden = progress.state !== "done";
   }
 
