@@ -113,5 +113,7 @@ def grade_job(job, budget, lang="en"):
     "error"."""
     exercise, case = job
     if isinstance(budget, Rejected):
-        return "failed", render(msg("the submission was not graded: {why}", why=str(budget)), lang)
+        return "failed", render(
+            msg("the submission was not graded: {why}", why=budget.message), lang
+        )
     return judge(exercise, case, budget.run(exercise, case), lang)

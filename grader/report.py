@@ -168,7 +168,7 @@ def rejected_text(message, label, lang="en"):
     lines = [
         render(msg("Grading {label}", label=shown(label)), lang),
         "",
-        render(msg("The submission was not graded: {why}", why=shown(message)), lang),
+        render(msg("The submission was not graded: {why}", why=shown(render(message, lang))), lang),
         render(msg("Score: 0"), lang),
     ]
     return "\n".join(lines)
@@ -235,7 +235,7 @@ def gradescope(results, lang="en"):
 
 def gradescope_rejected(message, exercises, isolation, lang="en"):
     max_score = sum(len(check_module(e).hidden_cases(random.Random(0))) for e in exercises)
-    message = shown(message)
+    message = shown(render(message, lang))  # why, in `lang`
     return {
         "score": 0,
         "max_score": max_score,

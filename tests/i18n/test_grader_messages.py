@@ -506,3 +506,26 @@ def test_the_pytest_plugins_refusal_is_in_the_readers_language(lang):
     assert status == "failed" and said.endswith("why") and "not graded" not in said
     _, english = grade_job(("day04_manual_backward.py", {}), Rejected("why"))
     assert english == "the submission was not graded: why"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_why_a_submission_was_refused_is_in_the_readers_language(lang, tmp_path):
+    """grader/submission.py's reasons: in `lang` in the report and Gradescope's results, the
+    learner's file name a value in them; str() of the refusal stays the English."""
+    from grader import report
+    from grader.submission import Rejected, load
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("x")
+    (folder / "day99_x.py").write_text("x")
+    with pytest.raises(Rejected) as caught:
+        load(folder)
+    english = str(caught.value)
+    assert english == render(caught.value.message)
+    assert english.startswith("day99_x.py is not an exercise of this course.")
+    text = report.rejected_text(caught.value.message, "work", lang)
+    graded = report.gradescope_rejected(caught.value.message, [EXERCISE], "bwrap", lang)
+    said = render(caught.value.message, lang)
+    assert said != english and "day99_x.py" in said and "A submission holds" not in said
+    assert said in text and said in graded["output"] and graded["tests"][0]["output"] == said
