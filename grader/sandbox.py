@@ -179,7 +179,7 @@ class Sandbox:
             return self._run(exercise, source, case, needs_engine, wall_seconds)
         except CaseNotRun as exc:
             return {
-                "error": msg("the case could not be run: {reason}", reason=str(exc)),
+                "error": msg("the case could not be run: {reason}", reason=exc.message),
                 "seconds": time.monotonic() - started,
             }
 

@@ -529,3 +529,26 @@ def test_why_a_submission_was_refused_is_in_the_readers_language(lang, tmp_path)
     said = render(caught.value.message, lang)
     assert said != english and "day99_x.py" in said and "A submission holds" not in said
     assert said in text and said in graded["output"] and graded["tests"][0]["output"] == said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_case_the_machine_could_not_run_is_said_in_the_readers_language(lang, monkeypatch):
+    """A case folder that cannot be staged (grader/jail.py) comes back as an error whose
+    reason is a message: in `lang` where grade.judge renders it, English in str()."""
+    from grader.grade import judge
+    from grader.jail import Jail
+    from grader.sandbox import Sandbox
+
+    def full_disk(self, uid, files):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Jail, "_stage", full_disk)
+    jail = Jail.__new__(Jail)
+    sandbox = Sandbox.__new__(Sandbox)
+    monkeypatch.setattr(sandbox, "_run", lambda *a: jail.stage(1, {}), raising=False)
+    result = sandbox.run(EXERCISE, b"", {}, False)
+    status, english = judge(EXERCISE, {}, result)
+    _, said = judge(EXERCISE, {}, result, lang)
+    assert status == "error" and "No space left on device" in english + said
+    assert english.startswith("the case could not be run: could not prepare the case's folder")
+    assert "could not" not in said
