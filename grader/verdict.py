@@ -396,13 +396,39 @@ _CHILD_WORDS = {
 }
 
 
+# A stub's own words (grader/README.md, "The stub"): "Day 4: write one_step." or "Day 8:
+# build __neg__ from *.", then where to read (grader/lessons.py says that as the site does).
+_STUB_TASK = re.compile(r"Day (\d+): (write|build) (.+?)\.((?: Read docs/lessons/.*)?)", re.S)
+_BACKWARD_OF = re.compile(r"_backward of (\S+)")
+_BUILT_FROM = re.compile(r"(\S+) from (\S+)(?: and (\S+))?")
+
+
+def _stub_task(text, lang):
+    """A stub's "Day N: write ..." in `lang`; any other text of the learner's as it is."""
+    found = _STUB_TASK.fullmatch(text)
+    if not found:
+        return text
+    day, verb, what, rest = int(found[1]), found[2], found[3], found[4]
+    if verb == "write":
+        backward = _BACKWARD_OF.fullmatch(what)
+        name = msg("_backward of {op}", op=backward[1]) if backward else what
+        task = msg("Day {day}: write {name}.", day=day, name=name)
+    else:
+        built = _BUILT_FROM.fullmatch(what)
+        if not built:
+            return text
+        parts = msg("{a} and {b}", a=built[2], b=built[3]) if built[3] else built[2]
+        task = msg("Day {day}: build {name} from {parts}.", day=day, name=built[1], parts=parts)
+    return render(task, lang) + rest
+
+
 def error_message(error, filename, lang="en"):
     """Turn an error record from the child (`runners.describe_error`) into a message."""
     kind, text, line = error["type"], error["message"], error["line"]
     where = _where(msg("line {line} of {file}", line=line, file=filename), lang) if line else ""
     if kind == "NotImplementedError":
         written = render(msg("not written yet"), lang)
-        return f"{written}{where}: {text}" if text else f"{written}{where}."
+        return f"{written}{where}: {_stub_task(text, lang)}" if text else f"{written}{where}."
     if kind == "RecursionError":
         deep = msg(
             "the graph is deeper than Python's recursion limit allows your code to go; "
