@@ -173,8 +173,8 @@ def grade_one(path, sandbox, exercises, seed, lang="en"):
         files = load(path)
     except Rejected as exc:
         return (
-            report.gradescope_rejected(str(exc), exercises, sandbox.description, lang),
-            report.rejected_text(str(exc), label, lang),
+            report.gradescope_rejected(exc.message, exercises, sandbox.description, lang),
+            report.rejected_text(exc.message, label, lang),
             None,
         )
     results = grade(files, sandbox, exercises, seed, lang=lang)

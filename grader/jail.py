@@ -39,6 +39,8 @@ import threading
 import time
 from pathlib import Path
 
+from .messages import msg, render
+
 __all__ = ["CaseNotRun", "Jail", "JailError", "remove_tree"]
 
 # Far above any account's uid and any subordinate-uid range. Graders that kept their locks
@@ -65,7 +67,12 @@ class JailError(RuntimeError):
 
 class CaseNotRun(JailError):
     """This one case could not be run (no free uid, its folder could not be prepared):
-    a fault of the machine, not of the learner's code."""
+    a fault of the machine, not of the learner's code. `message` says why (a Message, in
+    the reader's language where it is shown; str() is its English)."""
+
+    def __init__(self, message):
+        self.message = message
+        super().__init__(render(message))
 
 
 def _interpreter_paths(python):
@@ -164,13 +171,21 @@ class Jail:
                 return uid
             if len(self._retired) == SLOTS:
                 raise CaseNotRun(
-                    f"every one of the {SLOTS} sandbox uids was retired after a case left "
-                    "files that could not be removed: restart the grader"
+                    msg(
+                        "every one of the {count} sandbox uids was retired after a case left "
+                        "files that could not be removed: restart the grader",
+                        count=SLOTS,
+                    )
                 )
             if time.monotonic() >= deadline:
                 raise CaseNotRun(
-                    f"no sandbox uid came free within {wait_seconds:g} s: all {SLOTS} are "
-                    f"in use by other grading runs (locks in {self.locks}); grade again later"
+                    msg(
+                        "no sandbox uid came free within {seconds} s: all {count} are in use "
+                        "by other grading runs (locks in {locks}); grade again later",
+                        seconds=f"{wait_seconds:g}",
+                        count=SLOTS,
+                        locks=str(self.locks),
+                    )
                 )
             time.sleep(0.1)
 
@@ -227,7 +242,9 @@ class Jail:
         try:
             prefix, child, env = self._stage(uid, files)
         except OSError as exc:
-            raise CaseNotRun(f"could not prepare the case's folder ({exc})") from exc
+            raise CaseNotRun(
+                msg("could not prepare the case's folder ({error})", error=str(exc))
+            ) from exc
         return [*self.namespace_prefix(shm_bytes), *prefix], child, env
 
     def _folders(self, uid):

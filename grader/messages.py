@@ -32,6 +32,7 @@ __all__ = [
     "render",
     "render_data",
     "to_data",
+    "case_name",
 ]
 
 DOMAIN = "course"
@@ -146,6 +147,15 @@ def render(text, lang=DEFAULT):
     if not text.values:
         return translated
     return translated.format(**{k: _value(v, lang) for k, v in text.values.items()})
+
+
+def case_name(name, lang=DEFAULT):
+    """A case's name as the reader reads it, in `lang`. The name itself is an id (the case
+    dict, the results, the pytest ids keep it in English); the catalog holds each name
+    (extracted from `case(kind, name)` and `named(name)`, grader/checks/cases.py)."""
+    if not name or not isinstance(name, str):
+        return name
+    return catalog(lang).gettext(name)
 
 
 def to_data(value):

@@ -20,7 +20,7 @@ report is in it, as the page's Check speaks the page's language.
 import re
 from pathlib import Path
 
-from grader.messages import DEFAULT, msg, render
+from grader.messages import DEFAULT, case_name, msg, render
 from grader.public import file_error, run_public_checks
 
 __all__ = ["check", "report"]
@@ -62,7 +62,7 @@ def report(checks, lang=DEFAULT):
         )
         lines += [render(did_not_run, lang), _message(why, lang)]
     for c in checks:
-        lines.append(f"{'✓' if c['passed'] else '✗'} {c['name']}")
+        lines.append(f"{'✓' if c['passed'] else '✗'} {case_name(c['name'], lang)}")
         if c["message"] and why is None:
             lines += ["    " + line for line in _message(c["message"], lang).splitlines()]
     return "\n".join(lines)

@@ -10,6 +10,8 @@ import json
 import math
 import re
 
+from .messages import msg, render
+
 MAX_KEYS = 500
 MAX_TEXT = 400
 MAX_DEPTH = 6  # a result nests 3 deep ({"outcome": {"values": {...}}}); deeper is forged
@@ -17,7 +19,12 @@ _TOKEN = re.compile(r'\\.|["\[\]{}]', re.DOTALL)  # an escape, a quote or a brac
 
 
 class ProtocolError(ValueError):
-    """The child's report is missing, forged or malformed."""
+    """The child's report is missing, forged or malformed: `message` says how (a Message,
+    shown in the reader's language; str() is its English)."""
+
+    def __init__(self, message):
+        self.message = message
+        super().__init__(render(message))
 
 
 def encode_request(request):
@@ -33,7 +40,7 @@ def _no_duplicates(pairs):
     result = {}
     for key, value in pairs:
         if key in result:
-            raise ProtocolError(f"duplicate key {key!r}")
+            raise ProtocolError(msg("duplicate key {key}", key=repr(key)))
         result[key] = value
     return result
 
@@ -41,24 +48,26 @@ def _no_duplicates(pairs):
 def decode_result(data, nonce):
     """The outcome inside one result line, or ProtocolError saying what was wrong."""
     if not data:
-        raise ProtocolError("no result")
+        raise ProtocolError(msg("no result"))
     if data.count(b"\n") != 1 or not data.endswith(b"\n"):
-        raise ProtocolError("expected exactly one line")
+        raise ProtocolError(msg("expected exactly one line"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProtocolError("not UTF-8") from None
+        raise ProtocolError(msg("not UTF-8")) from None
     _shallow(text)
     try:
         message = json.loads(text, parse_constant=_constant, object_pairs_hook=_no_duplicates)
     except ProtocolError:
         raise
     except Exception as exc:  # RecursionError, MemoryError, ...: all the child's fault
-        raise ProtocolError(f"not JSON: {type(exc).__name__}: {str(exc)[:80]}") from None
+        raise ProtocolError(
+            msg("not JSON: {error}", error=f"{type(exc).__name__}: {str(exc)[:80]}")
+        ) from None
     if type(message) is not dict or set(message) != {"nonce", "outcome"}:
-        raise ProtocolError("unexpected fields")
+        raise ProtocolError(msg("unexpected fields"))
     if type(message["nonce"]) is not str or not hmac.compare_digest(message["nonce"], nonce):
-        raise ProtocolError("wrong nonce")
+        raise ProtocolError(msg("wrong nonce"))
     return _outcome(message["outcome"])
 
 
@@ -77,7 +86,7 @@ def _shallow(text):
         elif token in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise ProtocolError(f"nested deeper than {MAX_DEPTH} levels")
+                raise ProtocolError(msg("nested deeper than {depth} levels", depth=MAX_DEPTH))
         else:
             depth -= 1
 
@@ -86,37 +95,37 @@ def _text(value, what):
     """A string from the child, cut short and made printable (JSON can carry lone
     surrogates such as "\\ud800", which no report or terminal could write)."""
     if type(value) is not str:
-        raise ProtocolError(f"{what} is not a string")
+        raise ProtocolError(msg("{what} is not a string", what=what))
     return value[:MAX_TEXT].encode("utf-8", "replace").decode("utf-8")
 
 
 def _outcome(outcome):
     if type(outcome) is not dict:
-        raise ProtocolError("outcome is not an object")
+        raise ProtocolError(msg("outcome is not an object"))
     if set(outcome) == {"error"}:
         error = outcome["error"]
         if type(error) is not dict or set(error) != {"type", "message", "line"}:
-            raise ProtocolError("malformed error")
+            raise ProtocolError(msg("malformed error"))
         if type(error["line"]) is not int or not 0 <= error["line"] < 10**7:
-            raise ProtocolError("malformed line number")
+            raise ProtocolError(msg("malformed line number"))
         return {
             "error": {
-                "type": _text(error["type"], "error type"),
-                "message": _text(error["message"], "error message"),
+                "type": _text(error["type"], msg("error type")),
+                "message": _text(error["message"], msg("error message")),
                 "line": error["line"],
             }
         }
     if set(outcome) != {"values", "invalid"}:
-        raise ProtocolError("unexpected outcome fields")
+        raise ProtocolError(msg("unexpected outcome fields"))
     values, invalid = outcome["values"], outcome["invalid"]
     if type(values) is not dict or type(invalid) is not dict:
-        raise ProtocolError("values are not an object")
+        raise ProtocolError(msg("values are not an object"))
     if len(values) + len(invalid) > MAX_KEYS:
-        raise ProtocolError("too many values")
+        raise ProtocolError(msg("too many values"))
     clean = {}
     for key, value in values.items():
         if type(value) is not float:
-            raise ProtocolError(f"{key[:40]!r} is not a float")
-        clean[_text(key, "key")] = value
-    reasons = {_text(k, "key"): _text(v, "reason") for k, v in invalid.items()}
+            raise ProtocolError(msg("{key} is not a float", key=repr(key[:40])))
+        clean[_text(key, msg("key"))] = value
+    reasons = {_text(k, msg("key")): _text(v, msg("reason")) for k, v in invalid.items()}
     return {"values": clean, "invalid": reasons}

@@ -2,6 +2,7 @@
 
     python -m pytest -p grader.pytest_plugin grader/suite.py --submission SUBMISSION
         [-k day05] [--grader-seed N] [--grader-budget SECONDS] [--isolation bwrap|uid|process]
+        [--grader-lang en|ru|et]
 
 The same cases, sandbox, judges and time budget as `python -m grader` (which adds the
 report and the Gradescope JSON): one `grade.Budget` for the whole session, so a
@@ -17,6 +18,7 @@ import pytest
 from .checks import EXERCISES
 from .grade import BUDGET_SECONDS, Budget, judge, plan
 from .isolation import AUTO, CHOICES
+from .messages import LANGUAGES, from_environment, msg, render
 from .sandbox import SandboxError, detect
 from .submission import Rejected, load
 
@@ -44,6 +46,13 @@ def pytest_addoption(parser):
         default=AUTO,
         help="the sandbox level (default: the strongest that works)",
     )
+    group.addoption(
+        "--grader-lang",
+        choices=LANGUAGES,
+        metavar="|".join(LANGUAGES),
+        help="the language of the feedback (default: the environment's, LANGUAGE or LANG, "
+        "as python -m grader's report)",
+    )
 
 
 def pytest_configure(config):
@@ -54,6 +63,7 @@ def pytest_configure(config):
         )
     seed = config.getoption("--grader-seed")
     config.grader_seed = secrets.randbits(64) if seed is None else seed
+    config.grader_lang = config.getoption("--grader-lang") or from_environment()
 
 
 def pytest_report_header(config):
@@ -85,6 +95,12 @@ def grading_sandbox(pytestconfig):
 
 
 @pytest.fixture(scope="session")
+def grading_lang(pytestconfig):
+    """The language the items' messages are in."""
+    return pytestconfig.grader_lang
+
+
+@pytest.fixture(scope="session")
 def grading_budget(pytestconfig, grading_files, grading_sandbox):
     """The time budget and hang count every item of the session shares."""
     if isinstance(grading_files, Rejected):
@@ -92,9 +108,12 @@ def grading_budget(pytestconfig, grading_files, grading_sandbox):
     return Budget(grading_files, grading_sandbox, pytestconfig.getoption("--grader-budget"))
 
 
-def grade_job(job, budget):
-    """(status, message) for one case of one exercise: "passed", "failed" or "error"."""
+def grade_job(job, budget, lang="en"):
+    """(status, message in `lang`) for one case of one exercise: "passed", "failed" or
+    "error"."""
     exercise, case = job
     if isinstance(budget, Rejected):
-        return "failed", f"the submission was not graded: {budget}"
-    return judge(exercise, case, budget.run(exercise, case))
+        return "failed", render(
+            msg("the submission was not graded: {why}", why=budget.message), lang
+        )
+    return judge(exercise, case, budget.run(exercise, case), lang)

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from .checks import check_module
-from .messages import msg, render
+from .messages import case_name, msg, render
 
 # C0 and C1 controls, DEL, line and paragraph separators, and the bidirectional
 # overrides and isolates that reorder what a terminal or a browser shows.
@@ -117,7 +117,8 @@ def text(results, label, lang="en"):
         lines.append(f"{exercise}  {title}  {got}/{out_of}")
         for test in (t for t in results["tests"] if t["exercise"] == exercise):
             tag = render(TAGS[bool(test["public"])], lang)
-            lines.append(f"  {_mark(test, lang):{width}} {tag} {test['name']}")
+            name = case_name(test["name"], lang)
+            lines.append(f"  {_mark(test, lang):{width}} {tag} {name}")
             if not test["passed"]:
                 lines.append(f"        {shown(test['message'])}")
         lines.append("")
@@ -167,7 +168,7 @@ def rejected_text(message, label, lang="en"):
     lines = [
         render(msg("Grading {label}", label=shown(label)), lang),
         "",
-        render(msg("The submission was not graded: {why}", why=shown(message)), lang),
+        render(msg("The submission was not graded: {why}", why=shown(render(message, lang))), lang),
         render(msg("Score: 0"), lang),
     ]
     return "\n".join(lines)
@@ -186,7 +187,7 @@ def gradescope(results, lang="en"):
             message = render(msg("ERROR, not graded: {message}", message=message), lang)
         tests.append(
             {
-                "name": f"{test['exercise']}: {test['name']} ({render(kind, lang)})",
+                "name": f"{test['exercise']}: {case_name(test['name'], lang)} ({render(kind, lang)})",
                 "score": 1 if test["passed"] and not public else 0,
                 "max_score": 0 if public else 1,
                 "status": "passed" if test["passed"] else "failed",
@@ -234,7 +235,7 @@ def gradescope(results, lang="en"):
 
 def gradescope_rejected(message, exercises, isolation, lang="en"):
     max_score = sum(len(check_module(e).hidden_cases(random.Random(0))) for e in exercises)
-    message = shown(message)
+    message = shown(render(message, lang))  # why, in `lang`
     return {
         "score": 0,
         "max_score": max_score,

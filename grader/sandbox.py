@@ -179,7 +179,7 @@ class Sandbox:
             return self._run(exercise, source, case, needs_engine, wall_seconds)
         except CaseNotRun as exc:
             return {
-                "error": msg("the case could not be run: {reason}", reason=str(exc)),
+                "error": msg("the case could not be run: {reason}", reason=exc.message),
                 "seconds": time.monotonic() - started,
             }
 
@@ -446,7 +446,7 @@ def _no_result(exc, returncode, output):
             status = msg("it was killed by {signal}", signal=name)
     else:
         status = msg("it exited with status {code}", code=returncode)
-    if str(exc) == "no result":
+    if str(exc) == "no result":  # its English, whatever the reader's language
         text = msg(
             "the code ended before the grader got its numbers: {status}; did it call exit()?",
             status=status,
@@ -454,7 +454,7 @@ def _no_result(exc, returncode, output):
     else:
         text = msg(
             "the report back to the grader was not valid ({problem}); {status}",
-            problem=str(exc),
+            problem=exc.message,
             status=status,
         )
     tail = output.decode("utf-8", "replace").strip().splitlines()[-3:]

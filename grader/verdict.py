@@ -15,6 +15,7 @@ Texts are messages (`grader.messages.msg`), shown in the reader's language: `ver
 """
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 
 from grader.messages import fmt, from_data, msg, render, to_data
@@ -112,6 +113,7 @@ class WantOrder:
     root: int
     setup: str = ""
     advice: dict = field(default_factory=dict)
+    label: str = ""  # what the learner calls the order, when its name is a key, not a word
 
 
 @dataclass
@@ -329,7 +331,7 @@ def _judge_order(want, values, hint, lang):
     # past this many positions the child sends the length alone (runners/lists.py)
     longest = min(4 * len(want.children) + EXTRA_ITEMS, PACK_MOST)
     where = _where(want.setup, lang)
-    incomplete = f"{want.name}: {render(INCOMPLETE, lang)}{where}."
+    incomplete = f"{render(want.label or want.name, lang)}: {render(INCOMPLETE, lang)}{where}."
     n = values.get(f"len({want.name})")
     if not _whole(n) or n < 0:
         return f"{incomplete} {render(hint, lang)}".strip()
@@ -383,13 +385,50 @@ def _diagnose(patterns, values, message, lang):
     return message.rstrip(".") + f": {advice}."
 
 
+# The child's own words for an exception (grader/runners/__init__.py, `describe_error`)
+_CHILD_WORDS = {
+    ("SystemExit", "your code called sys.exit() or exit()"): msg(
+        "your code called sys.exit() or exit()"
+    ),
+    ("Exception", "(the exception could not be printed)"): msg(
+        "(the exception could not be printed)"
+    ),
+}
+
+
+# A stub's own words (grader/README.md, "The stub"): "Day 4: write one_step." or "Day 8:
+# build __neg__ from *.", then where to read (grader/lessons.py says that as the site does).
+_STUB_TASK = re.compile(r"Day (\d+): (write|build) (.+?)\.((?: Read docs/lessons/.*)?)", re.S)
+_BACKWARD_OF = re.compile(r"_backward of (\S+)")
+_BUILT_FROM = re.compile(r"(\S+) from (\S+)(?: and (\S+))?")
+
+
+def _stub_task(text, lang):
+    """A stub's "Day N: write ..." in `lang`; any other text of the learner's as it is."""
+    found = _STUB_TASK.fullmatch(text)
+    if not found:
+        return text
+    day, verb, what, rest = int(found[1]), found[2], found[3], found[4]
+    if verb == "write":
+        backward = _BACKWARD_OF.fullmatch(what)
+        name = msg("_backward of {op}", op=backward[1]) if backward else what
+        task = msg("Day {day}: write {name}.", day=day, name=name)
+    else:
+        built = _BUILT_FROM.fullmatch(what)
+        if not built:
+            return text
+        parts = msg("{a} and {b}", a=built[2], b=built[3]) if built[3] else built[2]
+        task = msg("Day {day}: build {name} from {parts}.", day=day, name=built[1], parts=parts)
+    return render(task, lang) + rest
+
+
 def error_message(error, filename, lang="en"):
     """Turn an error record from the child (`runners.describe_error`) into a message."""
     kind, text, line = error["type"], error["message"], error["line"]
     where = _where(msg("line {line} of {file}", line=line, file=filename), lang) if line else ""
     if kind == "NotImplementedError":
         written = render(msg("not written yet"), lang)
-        return f"{written}{where}: {text}" if text else f"{written}{where}."
+        return f"{written}{where}: {_stub_task(text, lang)}" if text else f"{written}{where}."
     if kind == "RecursionError":
         deep = msg(
             "the graph is deeper than Python's recursion limit allows your code to go; "
@@ -397,7 +436,38 @@ def error_message(error, filename, lang="en"):
         )
         return f"RecursionError{where}: {render(deep, lang)}"
     raised = render(msg("your code raised {kind}", kind=kind), lang)
-    return f"{raised}{where}: {text}"
+    return f"{raised}{where}: {render(_CHILD_WORDS.get((kind, text), text), lang)}"
+
+
+def _named(expectation, key):
+    """`key` as the learner reads it: the label of the number with that key, if it has one
+    that says the key in English (so the English message is the key, as ever)."""
+    for want in expectation.wants:
+        label = getattr(want, "label", "")
+        if getattr(want, "key", None) == key and label and render(label) == key:
+            return label
+    return key
+
+
+# What the child says instead of a number (grader/runners/__init__.py, `execute`), as words
+# to translate; anything else (a child that says something of its own) is shown as it is.
+_CAME_BACK = [
+    (re.compile(r"a bool \((True|False)\)"), lambda m: msg("a bool ({value})", value=m[1])),
+    (
+        re.compile(r"a float subclass \((.*)\)", re.S),
+        lambda m: msg("a float subclass ({name})", name=m[1]),
+    ),
+    (re.compile(r"an int too large for a float"), lambda m: msg("an int too large for a float")),
+    (re.compile(r"a (.*) object", re.S), lambda m: msg("a {name} object", name=m[1])),
+]
+
+
+def _what_came_back(reason):
+    for pattern, said in _CAME_BACK:
+        match = pattern.fullmatch(reason)
+        if match:
+            return said(match)
+    return reason
 
 
 def judge_outcome(expectation, outcome, filename, lang="en"):
@@ -410,8 +480,8 @@ def judge_outcome(expectation, outcome, filename, lang="en"):
         not_float = msg(
             "{name} is {value}, not a plain float: keep .data and .grad as floats "
             "(return loss.data, not the Value loss).",
-            name=key,
-            value=str(invalid[key]),
+            name=_named(expectation, key),
+            value=_what_came_back(str(invalid[key])),
         )
         return False, render(not_float, lang)
     return verdict(expectation, outcome["values"], lang)

@@ -237,19 +237,22 @@ def check_exercise(exercise_id, source, lang="en"):
     """Run the public checks of `exercise_id` on `source`, their messages in the page's
     language `lang`; return JSON text.
 
-    {"ok": true, "checks": [{name, passed, message}, ...], "file_error": str | null} or
+    {"ok": true, "checks": [{name, label, passed, message}, ...], "file_error": str | null}
+    (name: the case's id; label: its name in `lang`) or
     {"ok": false, "error": {...}} when the checks themselves could not run, or
     {"ok": false, "interrupted": true} when Stop or the time limit ended them.
     When the file itself did not run, `file_error` says why, once, and the checks
     carry no message of their own.
     """
     try:
+        from grader.messages import case_name
         from grader.public import run_public_checks
 
         checks = run_public_checks(exercise_id, source, lang)  # on the course engine, always
         checks = [
             {
                 "name": str(c["name"]),
+                "label": str(case_name(c["name"], lang)),
                 "passed": bool(c["passed"]),
                 "message": str(c.get("message", "")),
             }

@@ -211,7 +211,7 @@ class Exercise extends RunBox {
       mark.textContent = c.passed ? "✓" : "✗";
       mark.setAttribute("aria-label", t(c.passed ? "exercise.checkPassed" : "exercise.checkFailed"));
       const name = document.createElement("strong");
-      name.textContent = c.name;
+      name.textContent = c.label || c.name;
       li.append(mark, " ", name);
       if (c.message) {
         const msg = document.createElement("pre");

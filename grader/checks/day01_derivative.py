@@ -139,7 +139,7 @@ def expect(case):
                 ),
                 (fwd / 2, msg("divide by h, the distance between x and x + h")),
             ]
-            want = Want("slope", fwd, CLOSED, setup, bugs)
+            want = Want("slope", fwd, CLOSED, setup, bugs, label=msg("slope"))
         else:
             bugs = [
                 (2 * ctr, msg("divide by 2 * h: the two points x - h and x + h are 2h apart")),
@@ -151,17 +151,19 @@ def expect(case):
                     ),
                 ),
             ]
-            want = Want("slope", ctr, CLOSED, setup, bugs)
+            want = Want("slope", ctr, CLOSED, setup, bugs, label=msg("slope"))
         return Expectation([want])
     if kind == "exp":
         x, h = inputs["x"], inputs["h"]
         expected = math.exp(x) * math.sinh(h) / h  # (e^(x+h) - e^(x-h)) / 2h, exactly
         bugs = [(2 * expected, msg("divide by 2 * h, not h"))]
         setup = msg("f = exp, x = {x}, h = {h}", x=x, h=h)
-        return Expectation([Want("slope", expected, CLOSED, setup, bugs)])
+        return Expectation([Want("slope", expected, CLOSED, setup, bugs, label=msg("slope"))])
     if kind == "default_h":
         setup = msg("f = sin, x = {x}, no h given (the default is 1e-5)", x=inputs["x"])
-        return Expectation([Want("slope", math.cos(inputs["x"]), NUMERIC, setup)])
+        return Expectation(
+            [Want("slope", math.cos(inputs["x"]), NUMERIC, setup, label=msg("slope"))]
+        )
     a, b, c = inputs["point"]
     setup = msg("f(a, b, c) = a*b + c at a = {a}, b = {b}, c = {c}", a=a, b=b, c=c)
     all_dials = msg("it looks as if every input was nudged at once: change only inputs[i]")

@@ -122,8 +122,8 @@ def expect(case):
             bugs = bugs[:1]
         return Expectation(
             [
-                Want("output", vals[-1], CLOSED, setup),
-                Want("derivative", product, CLOSED, setup, bugs),
+                Want("output", vals[-1], CLOSED, setup, label=msg("output")),
+                Want("derivative", product, CLOSED, setup, bugs, label=msg("derivative")),
             ]
         )
     n = len(specs)
@@ -145,6 +145,7 @@ def expect(case):
                     ),
                 )
             ],
+            label=msg("length"),
         )
     ]
     wants += [Want(f"sensitivity[{k}]", e, CLOSED, setup) for k, e in enumerate(expected)]

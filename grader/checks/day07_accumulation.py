@@ -81,7 +81,7 @@ def expect(case):
         ]
         bugs = [bug for bug in bugs if abs(bug[0] - expected) > 1e-9 * max(1.0, abs(expected))]
         setup = msg("roads = {roads}", roads=str(roads))
-        return Expectation([Want("gradient", expected, CLOSED, setup, bugs)])
+        return Expectation([Want("gradient", expected, CLOSED, setup, bugs, label=msg("gradient"))])
     if kind == "challenge":
         a, b, c = inp["a"], inp["b"], inp["c"]
         u, s = a * b + c, a + b

@@ -10,13 +10,19 @@ import math
 from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case, then_wants, uniform
+from .cases import case, named, then_wants, uniform
 
 TITLE = msg("Day 10: one neuron")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
 # alone; engine.nn's Neuron is this exercise.
 ENGINE = {"value": ()}
 ENGINE_BY_KIND = {}
+# The hidden neurons' names, one literal each for the catalog (cases.named)
+RANDOM_NEURON = {
+    "relu": named("a random relu neuron"),
+    "tanh": named("a random tanh neuron"),
+    "linear": named("a random linear neuron"),
+}
 
 
 def public_cases():
@@ -91,7 +97,7 @@ def hidden_cases(rng):
         cases.append(
             case(
                 "neuron",
-                f"a random {act} neuron",
+                RANDOM_NEURON[act],
                 public=False,
                 x=vec(n),
                 w=vec(n),

@@ -153,6 +153,7 @@ def expect(case):
                             msg("the biases are missing: each neuron has n_in weights plus 1 bias"),
                         )
                     ],
+                    label=msg("count"),
                 )
             ],
         )
@@ -172,6 +173,7 @@ def expect(case):
             EXACT,
             setup,
             [(0.0, msg("return a list of outputs, one Value per neuron of the last layer"))],
+            label=msg("outputs"),
         )
     ]
     if case["kind"] == "dense":

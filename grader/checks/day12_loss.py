@@ -9,7 +9,7 @@ import math
 from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case, then_wants, uniform
+from .cases import case, named, then_wants, uniform
 
 TITLE = msg("Day 12: loss functions")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): Value
@@ -17,14 +17,23 @@ TITLE = msg("Day 12: loss functions")
 ENGINE = {"value": ()}
 ENGINE_BY_KIND = {}
 LOSSES = ("mse", "hinge", "logistic")
+# The cases' names, one literal each for the catalog (cases.named)
+ON_THE_EXAMPLE = {
+    "mse": named("mse on the worked example"),
+    "hinge": named("hinge on the worked example"),
+    "logistic": named("logistic on the worked example"),
+}
+ON_RANDOM_SCORES = {
+    "mse": named("mse on random scores"),
+    "hinge": named("hinge on random scores"),
+    "logistic": named("logistic on random scores"),
+}
 
 _S, _Y = [0.8, -0.2, 0.5], [1.0, -1.0, 1.0]
 
 
 def public_cases():
-    cases = [
-        case("loss", f"{name} on the worked example", loss=name, s=_S, y=_Y) for name in LOSSES
-    ]
+    cases = [case("loss", ON_THE_EXAMPLE[name], loss=name, s=_S, y=_Y) for name in LOSSES]
     cases += [
         case(
             "loss",
@@ -73,7 +82,7 @@ def hidden_cases(rng):
         cases.append(
             case(
                 "loss",
-                f"{name} on random scores",
+                ON_RANDOM_SCORES[name],
                 public=False,
                 loss=name,
                 s=scores(n),
@@ -138,6 +147,7 @@ def expect(case):
             CLOSED,
             setup,
             [(total, msg("that is the sum: the loss is the mean, divide by N"))],
+            label=msg("loss"),
         )
     ]
     for i, g in enumerate(grads):

@@ -161,8 +161,8 @@ def expect(case):
     setup = f"w = {inputs['w']}, b = {b}, points = {pts}, labels = {ys}, lr = {lr}"  # no words
     forgot = msg("the step used stale gradients: call optimizer.zero_grad() before backward()")
     wants = [
-        Want("loss", loss, CLOSED, setup),
-        Want("accuracy", _accuracy(scores, ys), EXACT, setup),
+        Want("loss", loss, CLOSED, setup, label=msg("loss")),
+        Want("accuracy", _accuracy(scores, ys), EXACT, setup, label=msg("accuracy")),
         Want(
             "w[0]",
             w1 - lr * g[0],

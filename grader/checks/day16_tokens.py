@@ -149,6 +149,7 @@ def expect(case):
                     (ids[:-2], msg("one pair too few: the last pair (last letter, BOS) counts")),
                 ],
                 hint,
+                label=msg("current"),
             ),
             WantList(
                 "next",
@@ -156,6 +157,7 @@ def expect(case):
                 setup,
                 [(ids[:-1], msg("each pair is (ids[t], ids[t + 1]): the second is the NEXT id"))],
                 hint,
+                label=msg("next"),
             ),
         ]
     )

@@ -247,6 +247,7 @@ def _expect_draw(x):
                     "walk the row adding up probabilities; return the first index where "
                     "u < running total (the last index if none)"
                 ),
+                label=msg("index"),
             )
         ]
     )

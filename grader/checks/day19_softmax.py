@@ -145,6 +145,7 @@ def expect(case):
                 (p[t], msg("this is the probability itself: the loss is -log of it")),
             ]
             + wrong_entry,
+            label=msg("loss"),
         )
     ]
     for i, pi in enumerate(p):

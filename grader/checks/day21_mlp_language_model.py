@@ -180,6 +180,7 @@ def _expect_examples(x):
                 msg("{setup} (contexts laid end to end)", setup=setup),
                 bugs,
                 msg("start with block_size BOS ids and slide one id per prediction"),
+                label=msg("contexts"),
             ),
             WantList(
                 "targets",
@@ -187,6 +188,7 @@ def _expect_examples(x):
                 setup,
                 [(ids[1:-1], msg("the last example (last letter -> BOS) is missing"))],
                 msg("every id after the first is predicted once"),
+                label=msg("targets"),
             ),
         ]
     )

@@ -12,7 +12,7 @@ import random
 from grader.messages import msg
 from grader.verdict import CLOSED, NUMERIC, Expectation, Want
 
-from .cases import case, central_difference
+from .cases import case, central_difference, named
 
 TITLE = msg("Day 25: microGPT, assembled")
 # The engine in the sandbox, {module: names hidden} (grader/engine_view.py): engine.gpt's
@@ -66,9 +66,11 @@ def _case(name, seed, tokens, public=True, n_layer=1):
 
 def public_cases():
     return [
-        _case("one position: BOS then the first letter", 1, [4, 0]),
-        _case("a short name: every position attends to the earlier ones", 2, [4, 1, 2, 0, 4]),
-        _case("a repeated letter", 3, [4, 3, 3, 1, 3, 3, 4]),
+        _case(named("one position: BOS then the first letter"), 1, [4, 0]),
+        _case(
+            named("a short name: every position attends to the earlier ones"), 2, [4, 1, 2, 0, 4]
+        ),
+        _case(named("a repeated letter"), 3, [4, 3, 3, 1, 3, 3, 4]),
     ]
 
 
@@ -86,10 +88,10 @@ def hidden_cases(rng):
         return rng.randrange(10**9)
 
     return [
-        _case("a random name on a random model", seed(), name(2, 5), public=False),
-        _case("a longer random name on a random model", seed(), name(5, 6), public=False),
+        _case(named("a random name on a random model"), seed(), name(2, 5), public=False),
+        _case(named("a longer random name on a random model"), seed(), name(5, 6), public=False),
         _case(
-            "two layers: loop over every layer",
+            named("two layers: loop over every layer"),
             seed(),
             [4, 2, 0, 1, 4],
             public=False,
@@ -213,7 +215,7 @@ def expect(case):
             label=msg("keys cached"),
         )
     )
-    wants.append(Want("loss", loss, CLOSED, setup))
+    wants.append(Want("loss", loss, CLOSED, setup, label=msg("loss")))
     for name, r, c in inputs["probes"]:
 
         def f(x, name=name, r=r, c=c):

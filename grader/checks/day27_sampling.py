@@ -209,7 +209,9 @@ def expect(case):
             if inclusive != _draw(probs, u)
             else []
         )
-        return Expectation([Want("index", float(_draw(probs, u)), EXACT, setup, bugs)])
+        return Expectation(
+            [Want("index", float(_draw(probs, u)), EXACT, setup, bugs, label=msg("index"))]
+        )
     if kind == "next":
         z, T, u = inputs["z"], inputs["T"], inputs["u"]
         setup = f"logits = {z}, temperature = {T}, u = {u}"  # no words: code names
@@ -223,7 +225,9 @@ def expect(case):
                         msg("with equal maxima take the FIRST index of the largest logit"),
                     )
                 )
-        return Expectation([Want("token", float(_next(z, T, u)), EXACT, setup, bugs)])
+        return Expectation(
+            [Want("token", float(_next(z, T, u)), EXACT, setup, bugs, label=msg("token"))]
+        )
     ids = _sample(inputs)
     with_bos = _sample(inputs, keep_bos=True)
     setup = msg(

@@ -10,7 +10,7 @@ import random
 from grader.messages import msg
 from grader.verdict import EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, named
 from .day25_microgpt import _weights, forward, logit_wants
 
 TITLE = msg("Day 28: the KV cache")
@@ -35,15 +35,20 @@ def _case(kind, name, seed, tokens, public=True):
 
 def public_cases():
     return [
-        _case("without", "without a cache: the logits of every position", 5, [4, 1, 2, 2]),
-        _case("with", "with a cache: the same logits, one gpt call per position", 5, [4, 1, 2, 2]),
+        _case("without", named("without a cache: the logits of every position"), 5, [4, 1, 2, 2]),
+        _case(
+            "with",
+            named("with a cache: the same logits, one gpt call per position"),
+            5,
+            [4, 1, 2, 2],
+        ),
         _case(
             "without",
-            "without a cache, a longer sequence: n (n + 1) / 2 calls",
+            named("without a cache, a longer sequence: n (n + 1) / 2 calls"),
             6,
             [4, 0, 3, 3, 1, 2],
         ),
-        _case("with", "with a cache, a longer sequence: n calls", 6, [4, 0, 3, 3, 1, 2]),
+        _case("with", named("with a cache, a longer sequence: n calls"), 6, [4, 0, 3, 3, 1, 2]),
     ]
 
 
@@ -59,11 +64,11 @@ def hidden_cases(rng):
 
     seed, sequence = rng.randrange(10**9), tokens()
     return [
-        _case("without", "a random sequence without a cache", seed, sequence, public=False),
-        _case("with", "a random sequence with a cache", seed, sequence, public=False),
+        _case("without", named("a random sequence without a cache"), seed, sequence, public=False),
+        _case("with", named("a random sequence with a cache"), seed, sequence, public=False),
         _case(
             "with",
-            "another random sequence with a cache",
+            named("another random sequence with a cache"),
             rng.randrange(10**9),
             tokens(),
             public=False,

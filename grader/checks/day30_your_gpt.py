@@ -10,7 +10,7 @@ import random
 from grader.messages import msg
 from grader.verdict import CLOSED, Expectation, Want
 
-from .cases import case
+from .cases import case, named
 from .day25_microgpt import _weights, forward
 
 TITLE = msg("Day 30: measuring your GPT")
@@ -35,9 +35,9 @@ def _loss_case(name, seed, docs, public=True):
 
 def public_cases():
     return [
-        _loss_case("the loss of one name", 7, [[4, 1, 2, 4]]),
+        _loss_case(named("the loss of one name"), 7, [[4, 1, 2, 4]]),
         _loss_case(
-            "names of different lengths: average per predicted token",
+            named("names of different lengths: average per predicted token"),
             8,
             [[4, 0, 4], [4, 1, 3, 3, 2, 0, 4]],
         ),
@@ -59,8 +59,8 @@ def hidden_cases(rng):
         return [[4] + [rng.randrange(4) for _ in range(rng.randint(1, 6))] + [4] for _ in range(n)]
 
     return [
-        _loss_case("three random names", rng.randrange(10**9), names(3), public=False),
-        _loss_case("two random names", rng.randrange(10**9), names(2), public=False),
+        _loss_case(named("three random names"), rng.randrange(10**9), names(3), public=False),
+        _loss_case(named("two random names"), rng.randrange(10**9), names(2), public=False),
         case("measures", "a random loss", public=False, loss=round(rng.uniform(0.5, 4.0), 9)),
     ]
 
@@ -89,6 +89,7 @@ def expect(case):
                             ),
                         )
                     ],
+                    label=msg("perplexity"),
                 ),
                 Want(
                     "bits per character",

@@ -14,7 +14,7 @@ from itertools import product
 from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case, then_wants, uniform
+from .cases import case, named, then_wants, uniform
 
 TITLE = msg("Day 31: tensors, broadcasting, sums over an axis, matmul")
 ENGINE = {}
@@ -145,7 +145,9 @@ def hidden_cases(rng):
         sums.append(
             case(
                 "sum",
-                f"a middle axis of a random tensor{', keepdims' if keepdims else ''}",
+                named("a middle axis of a random tensor, keepdims")
+                if keepdims
+                else named("a middle axis of a random tensor"),
                 public=False,
                 data=_numbers(rng, _size(shape)),
                 shape=shape,

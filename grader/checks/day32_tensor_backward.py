@@ -14,7 +14,7 @@ from itertools import product
 from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case, uniform
+from .cases import case, named, uniform
 
 TITLE = msg("Day 32: the backward pass of broadcasting, sums and matmul")
 ENGINE = {}
@@ -137,7 +137,9 @@ def hidden_cases(rng):
         cases.append(
             case(
                 "sum",
-                f"a random {'mean' if mean else 'sum'} over a middle axis",
+                named("a random mean over a middle axis")
+                if mean
+                else named("a random sum over a middle axis"),
                 public=False,
                 grad=_numbers(rng, rest),
                 shape=shape,

@@ -249,7 +249,14 @@ def expect(case):
             ),
         ]
         wants = [
-            Want("loss", mean, CLOSED, setup, [(v, a) for v, a in bugs if abs(v - mean) > 1e-9])
+            Want(
+                "loss",
+                mean,
+                CLOSED,
+                setup,
+                [(v, a) for v, a in bugs if abs(v - mean) > 1e-9],
+                label=msg("loss"),
+            )
         ]
         hint = msg(
             "Row r's loss is log(sum_j exp(logits[r][j])) - logits[r][Y[r]], with the row's "

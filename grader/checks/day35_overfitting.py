@@ -174,6 +174,7 @@ def _expect_split(x):
                     ),
                 ],
                 hint,
+                label=msg("train"),
             ),
             WantList(
                 "dev",
@@ -187,6 +188,7 @@ def _expect_split(x):
                     ),
                 ],
                 hint,
+                label=msg("dev"),
             ),
             WantList(
                 "test",
@@ -199,6 +201,7 @@ def _expect_split(x):
                     )
                 ],
                 hint,
+                label=msg("test"),
             ),
             WantList(
                 "items afterwards",
@@ -277,6 +280,7 @@ def _expect_stop(x):
                         ),
                     ),
                 ],
+                label=msg("stop"),
             ),
         ]
     )

@@ -289,7 +289,7 @@ def _expect_pick(x):
             )
         )
     lowest_bugs = [(v, m) for v, m in lowest_bugs if v != rates[lowest]]
-    wants = [Want("lowest", rates[lowest], CLOSED, setup, lowest_bugs)]
+    wants = [Want("lowest", rates[lowest], CLOSED, setup, lowest_bugs, label=msg("lowest"))]
     if diverged is None:
         wants.append(
             Want(
@@ -319,6 +319,7 @@ def _expect_pick(x):
                 setup,
                 bugs,
                 more=msg("If you returned None: the loss went above k times the lowest before it."),
+                label=msg("diverged"),
             )
         )
     return Expectation(wants)

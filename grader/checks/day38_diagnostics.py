@@ -120,7 +120,9 @@ def expect(case):
             ),
         ]
         bugs = [(v, a) for v, a in bugs if abs(v - right) > 1e-12]
-        return Expectation([Want("saturation", right, CLOSED, setup, bugs)])
+        return Expectation(
+            [Want("saturation", right, CLOSED, setup, bugs, label=msg("saturation"))]
+        )
     if kind == "std":
         xs = inputs["xs"]
         setup = f"xs = {xs}"
@@ -129,7 +131,7 @@ def expect(case):
             (_std(xs, 1), msg("divide by n = len(xs), not n - 1")),
             (right**2, msg("this is the variance: take its square root")),
         ]
-        return Expectation([Want("std", right, CLOSED, setup, bugs)])
+        return Expectation([Want("std", right, CLOSED, setup, bugs, label=msg("std"))])
     before, after = inputs["before"], inputs["after"]
     setup = f"before = {before}, after = {after}"
     step = _std([b - a for a, b in zip(before, after)])
@@ -144,4 +146,4 @@ def expect(case):
             msg("divide by the spread of the numbers BEFORE the step"),
         ),
     ]
-    return Expectation([Want("ratio", right, CLOSED, setup, bugs)])
+    return Expectation([Want("ratio", right, CLOSED, setup, bugs, label=msg("ratio"))])

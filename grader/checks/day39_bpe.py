@@ -301,6 +301,7 @@ def expect(case):
                         "count every (ids[t], ids[t + 1]) of each sequence "
                         "(shown as a, b, count, pair after pair)"
                     ),
+                    label=msg("counts"),
                 )
             ]
         )
@@ -373,6 +374,7 @@ def expect(case):
                         "each round: count, take the most frequent pair, merge it everywhere "
                         "(shown as a, b, pair after pair)"
                     ),
+                    label=msg("merges"),
                 )
             ],
             hint=msg("Stop when no pair is left."),

@@ -374,6 +374,7 @@ def expect(case):
                 setup,
                 bugs,
                 hint=msg("Draw each token with day 27's draw(probs, u)."),
+                label=msg("tokens"),
             )
         ]
     )

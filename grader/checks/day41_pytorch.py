@@ -14,7 +14,7 @@ multiplied, hours or seconds instead of days) are recognised.
 from grader.messages import msg
 from grader.verdict import CLOSED, EXACT, Expectation, Want
 
-from .cases import case
+from .cases import case, named
 
 TITLE = msg("Day 41: what a GPT of nanoGPT's size costs")
 ENGINE = {}
@@ -38,13 +38,17 @@ def _params(name, sizes, bias, tied, count_positions, public=True):
 
 def public_cases():
     return [
-        _params("GPT-2 small, every tensor counted", GPT2, True, True, True),
-        _params("GPT-2 small without the position embeddings", GPT2, True, True, False),
+        _params(named("GPT-2 small, every tensor counted"), GPT2, True, True, True),
+        _params(named("GPT-2 small without the position embeddings"), GPT2, True, True, False),
         _params(
-            "nanoGPT's Shakespeare model, no biases, as it reports itself", BABY, False, True, False
+            named("nanoGPT's Shakespeare model, no biases, as it reports itself"),
+            BABY,
+            False,
+            True,
+            False,
         ),
         _params(
-            "a small model with no biases and a head of its own",
+            named("a small model with no biases and a head of its own"),
             {"vocab_size": 27, "block_size": 16, "n_layer": 2, "n_embd": 16},
             False,
             False,
@@ -91,6 +95,12 @@ HIDDEN_SPACE = (
 
 # Every combination of the three switches that a planted bug needs: (bias, tied, positions)
 _SETTINGS = [(True, True, True), (False, False, False), (True, False, False), (False, True, True)]
+RANDOM_SETTINGS = [
+    named("random sizes, setting 1"),
+    named("random sizes, setting 2"),
+    named("random sizes, setting 3"),
+    named("random sizes, setting 4"),
+]
 
 
 def hidden_cases(rng):
@@ -102,14 +112,14 @@ def hidden_cases(rng):
             "n_layer": rng.randint(1, 48),
             "n_embd": rng.randint(1, 2048),
         }
-        cases.append(
-            _params(f"random sizes, setting {i + 1}", sizes, bias, tied, positions, public=False)
-        )
+        cases.append(_params(RANDOM_SETTINGS[i], sizes, bias, tied, positions, public=False))
     for exact in (True, False):
         B, T, G = rng.randint(2, 512), rng.randint(2, 8192), rng.randint(2, 1024)
         rounds = rng.randint(1, 64)
         target = rounds * B * T * G - (0 if exact else rng.randint(1, B * T * G - 1))
-        name = "a target of whole rounds" if exact else "a target that does not divide"
+        name = (
+            named("a target of whole rounds") if exact else named("a target that does not divide")
+        )
         cases.append(
             case(
                 "micro",
@@ -249,7 +259,16 @@ def expect(case):
     if kind == "params":
         setup = ", ".join(f"{k}={v}" for k, v in inputs.items())
         return Expectation(
-            [Want("parameters", float(count(inputs)), EXACT, setup, _param_bugs(inputs))],
+            [
+                Want(
+                    "parameters",
+                    float(count(inputs)),
+                    EXACT,
+                    setup,
+                    _param_bugs(inputs),
+                    label=msg("parameters"),
+                )
+            ],
             hint=msg(
                 "Add the tensors one by one: embeddings, each block's two LayerNorms, "
                 "attention and MLP, the final LayerNorm, the head."
@@ -281,7 +300,9 @@ def expect(case):
             ),
         ]
         bugs = [(v, advice) for v, advice in bugs if v != rounds]
-        return Expectation([Want("micro-batches", float(rounds), EXACT, setup, bugs)])
+        return Expectation(
+            [Want("micro-batches", float(rounds), EXACT, setup, bugs, label=msg("micro-batches"))]
+        )
     C, G, P, u = (inputs[k] for k in ("flops", "gpus", "peak", "utilisation"))
     setup = f"flops={C:g}, n_gpus={G}, flops_per_gpu={P:g}, utilisation={u}"
     seconds = C / (G * P * u)
@@ -299,4 +320,4 @@ def expect(case):
         (seconds, msg("the time is asked in days, not seconds")),
     ]
     bugs = [(v, advice) for v, advice in bugs if abs(v - seconds / 86400) > 1e-6 * abs(v)]
-    return Expectation([Want("days", seconds / 86400, CLOSED, setup, bugs)])
+    return Expectation([Want("days", seconds / 86400, CLOSED, setup, bugs, label=msg("days"))])

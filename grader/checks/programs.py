@@ -268,5 +268,5 @@ def order_graph(program):
 def expect_order(program, setup, advice=None, hint=""):
     """What every "order" case expects: a topological order of the program's graph."""
     children, needed, root = order_graph(program)
-    want = WantOrder("order", children, needed, root, setup, dict(advice or {}))
+    want = WantOrder("order", children, needed, root, setup, dict(advice or {}), msg("order"))
     return Expectation([want], hint=hint)

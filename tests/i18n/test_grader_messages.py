@@ -5,6 +5,7 @@ English, Russian or Estonian as asked (English by default, byte for byte as befo
 import ast
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -375,3 +376,179 @@ def test_a_notebooks_check_cell_speaks_the_notebooks_language(lang, tmp_path, ca
         assert f"Your file did not run, so none of its {n} checks could run." in broken
     else:
         assert "did not run" not in broken and "checks passed" not in out
+
+
+# -- the cases' names, and the words of the sandbox and the child ------------------------
+
+
+def _case_names(seeds=range(5)):
+    """Every case name of every exercise: the public cases and the hidden ones of `seeds`."""
+    from grader.checks import EXERCISES, check_module
+
+    names = set()
+    for exercise in EXERCISES:
+        check = check_module(exercise)
+        names.update(c["name"] for c in check.public_cases())
+        for seed in seeds:
+            names.update(c["name"] for c in check.hidden_cases(random.Random(seed)))
+    return names
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_case_name_is_translated(lang):
+    """A case's name is an id (English in the case, the results, pytest's ids); the catalog
+    holds it (tools/catalog.py extracts the names) so that the reports show it in `lang`."""
+    catalog = {m.id: m.string for m in po(lang) if m.id}
+    names = _case_names()
+    assert len(names) > 400
+    untranslated = sorted(n for n in names if not catalog.get(n))
+    assert not untranslated, (
+        f"{lang}: {len(untranslated)} case names untranslated: {untranslated[:5]}"
+    )
+    assert all(messages.case_name(n, lang) == catalog[n] for n in names)
+    assert all(messages.case_name(n) == n for n in names)
+
+
+NAME = "the lesson's point a = 2, b = -3, c = 10, f = -2"  # day 4's first public case
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_case_name_is_an_id_shown_in_the_readers_language(lang, tmp_path, monkeypatch):
+    """The results keep the English name; the report, Gradescope's tests, a notebook's check
+    cell and the page's Check show it in `lang`."""
+    import grader.public as public
+    from grader import notebook, report
+    from grader.checks import published_cases
+    from web import cellrun
+
+    shown = messages.case_name(NAME, lang)
+    assert shown != NAME
+    results = {
+        "exercises": [EXERCISE],
+        "tests": [
+            {"exercise": EXERCISE, "name": NAME, "public": True, "passed": True,
+             "status": "passed", "message": ""},
+        ],
+        "isolation": "bwrap", "sha256": "0" * 64, "seed": 1, "seconds": 1.0, "similarity": [],
+    }  # fmt: skip
+    text = report.text(results, "sub", lang)
+    assert shown in text and NAME not in text
+    graded = report.gradescope(results, lang)["tests"][0]["name"]
+    assert shown in graded and NAME not in graded
+    assert results["tests"][0]["name"] == NAME
+    said = notebook.report([{"name": NAME, "passed": True, "message": ""}], lang)
+    assert said.endswith(f"✓ {shown}")
+
+    cases = tmp_path / "public_cases.json"
+    cases.write_text(json.dumps({EXERCISE: published_cases([EXERCISE])[EXERCISE]}))
+    monkeypatch.setattr(public, "CASES_FILE", cases)
+    public._shipped.cache_clear()
+    try:
+        answer = json.loads(cellrun.check_exercise(EXERCISE, BUGGY_DAY4, lang))
+    finally:
+        public._shipped.cache_clear()
+    first = answer["checks"][0]
+    assert (first["name"], first["label"]) == (NAME, shown)
+    assert all(c["label"] == messages.case_name(c["name"], lang) for c in answer["checks"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_report_the_child_spoiled_is_said_in_the_readers_language(lang):
+    """The protocol's reason (grader/protocol.py) inside the sandbox's message is a message
+    too: in `lang`, whatever the reason; its English (str) as before."""
+    from grader import protocol
+    from grader.sandbox import _no_result
+
+    for data in (b'{"nonce": "n", "outcome": {}}\n', b"1\n2\n", b"not json\n"):
+        with pytest.raises(protocol.ProtocolError) as caught:
+            protocol.decode_result(data, "m")
+        reason = caught.value.message
+        assert str(caught.value) == render(reason)
+        said = render(_no_result(caught.value, 1, b""), lang)
+        assert render(reason, lang) in said and render(reason) not in said, said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_what_came_back_instead_of_a_number_is_said_in_the_readers_language(lang):
+    """A Value, a bool, a float subclass or a huge int where a float belongs
+    (grader/runners/__init__.py) is named in `lang`; the key by its label; the child's own
+    words for sys.exit() too."""
+    from grader.verdict import Want, error_message, judge_outcome
+
+    expectation = Expectation([Want("slope", 1.0, label=msg("slope"))])
+    for reason in (
+        "a Value object",
+        "a bool (True)",
+        "a float subclass (F)",
+        "an int too large for a float",
+    ):
+        outcome = {"values": {}, "invalid": {"slope": reason}}
+        _, english = judge_outcome(expectation, outcome, EXERCISE)
+        _, said = judge_outcome(expectation, outcome, EXERCISE, lang)
+        assert reason in english and reason not in said, said
+        assert said.startswith(render(msg("slope"), lang))
+    _, other = judge_outcome(
+        expectation, {"values": {}, "invalid": {"slope": "{x}"}}, EXERCISE, lang
+    )
+    assert "{x}" in other  # anything else the child says is shown as it is, never a field
+    exited = {"type": "SystemExit", "message": "your code called sys.exit() or exit()", "line": 0}
+    said = error_message(exited, EXERCISE, lang)
+    assert said.endswith(render(msg("your code called sys.exit() or exit()"), lang))
+    assert "your code called" not in said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pytest_plugins_refusal_is_in_the_readers_language(lang):
+    from grader.pytest_plugin import grade_job
+    from grader.submission import Rejected
+
+    status, said = grade_job(("day04_manual_backward.py", {}), Rejected("why"), lang)
+    assert status == "failed" and said.endswith("why") and "not graded" not in said
+    _, english = grade_job(("day04_manual_backward.py", {}), Rejected("why"))
+    assert english == "the submission was not graded: why"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_why_a_submission_was_refused_is_in_the_readers_language(lang, tmp_path):
+    """grader/submission.py's reasons: in `lang` in the report and Gradescope's results, the
+    learner's file name a value in them; str() of the refusal stays the English."""
+    from grader import report
+    from grader.submission import Rejected, load
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("x")
+    (folder / "day99_x.py").write_text("x")
+    with pytest.raises(Rejected) as caught:
+        load(folder)
+    english = str(caught.value)
+    assert english == render(caught.value.message)
+    assert english.startswith("day99_x.py is not an exercise of this course.")
+    text = report.rejected_text(caught.value.message, "work", lang)
+    graded = report.gradescope_rejected(caught.value.message, [EXERCISE], "bwrap", lang)
+    said = render(caught.value.message, lang)
+    assert said != english and "day99_x.py" in said and "A submission holds" not in said
+    assert said in text and said in graded["output"] and graded["tests"][0]["output"] == said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_case_the_machine_could_not_run_is_said_in_the_readers_language(lang, monkeypatch):
+    """A case folder that cannot be staged (grader/jail.py) comes back as an error whose
+    reason is a message: in `lang` where grade.judge renders it, English in str()."""
+    from grader.grade import judge
+    from grader.jail import Jail
+    from grader.sandbox import Sandbox
+
+    def full_disk(self, uid, files):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Jail, "_stage", full_disk)
+    jail = Jail.__new__(Jail)
+    sandbox = Sandbox.__new__(Sandbox)
+    monkeypatch.setattr(sandbox, "_run", lambda *a: jail.stage(1, {}), raising=False)
+    result = sandbox.run(EXERCISE, b"", {}, False)
+    status, english = judge(EXERCISE, {}, result)
+    _, said = judge(EXERCISE, {}, result, lang)
+    assert status == "error" and "No space left on device" in english + said
+    assert english.startswith("the case could not be run: could not prepare the case's folder")
+    assert "could not" not in said
