@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import gc
 import importlib.abc
 import importlib.machinery
+import json
 import linecache
 import math
 import os
@@ -55,6 +57,7 @@ import threading
 import time
 import types
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = [
     "PARTS",
@@ -65,6 +68,7 @@ __all__ = [
     "installed",
     "course_engine",
     "parts_line",
+    "said",
     "local_derivatives",
     "speed_ratio",
 ]
@@ -1101,9 +1105,13 @@ def _row(part, yours, why=None):
     }
 
 
-def parts_line(rows):
-    """One line in English: which parts are the learner's and which the course engine's.
-    (The page writes the same rows in its own language: web/myenginetext.js.)"""
+def parts_line(rows, lang="en"):
+    """One line: which parts are the learner's and which the course engine's. In English, or
+    in Russian or Estonian ("ru", "et") as the page writes the same rows (web/myenginetext.js),
+    for a notebook in that language."""
+    words = _words(lang)
+    if words is not None:
+        return " · ".join(_part_text(row, words) for row in rows)
     items = []
     for row in rows:
         if row["yours"]:
@@ -1117,6 +1125,74 @@ def parts_line(rows):
             text = f"{row['part']}: course engine — {row['why']}"
         items.append(text)
     return " · ".join(items)
+
+
+def said(error, lang="en"):
+    """A MyEngineError's message in `lang` ("en", "ru", "et"), as the page says it: its English
+    when it names no page message or the language is English."""
+    words = _words(lang)
+    if words is None or getattr(error, "key", None) not in words:
+        return str(error)
+    return _say({"key": error.key, "values": error.values}, words)
+
+
+@functools.cache
+def _words(lang):
+    """The page's messages in `lang` that engine.mine says (engine/data/words.json, copied from
+    web/locales by tools/engine_words.py), or None for English."""
+    if lang == "en":
+        return None
+    table = json.loads((Path(__file__).with_name("data") / "words.json").read_text("utf-8"))
+    if lang not in table:
+        raise ValueError(f"lang is one of 'en', {', '.join(map(repr, table))}, not {lang!r}")
+    return table[lang]
+
+
+def _say(message, words):
+    """A page message {"key", "values"} in `words`; a value that is itself a message is said
+    first (i18next's {{name}} slots, as web/i18n.js's say)."""
+    values = {
+        name: _say(value, words) if isinstance(value, dict) and "key" in value else value
+        for name, value in (message.get("values") or {}).items()
+    }
+    text = words.get(message["key"], message["key"])
+    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(values.get(m[1], "")), text)
+
+
+def _list(items, words):
+    """A list in `words` ("a и b", "a, b и c"), as web/myenginetext.js writes it."""
+    first, *rest = items
+    if not rest:
+        return first
+    if len(rest) == 1:
+        return _say(
+            {"key": "myEngine.parts.pair", "values": {"first": first, "second": rest[0]}}, words
+        )
+    return _say(
+        {"key": "myEngine.parts.more", "values": {"first": first, "rest": _list(rest, words)}},
+        words,
+    )
+
+
+def _part_text(row, words):
+    values = {"part": _say(row["name"], words), "day": row["day"]}
+    if row["yours"]:
+        lent = [_say(item, words) for item in row.get("lent") or []]
+        if lent:
+            return _say(
+                {
+                    "key": "myEngine.parts.yoursLent",
+                    "values": {**values, "lent": _list(lent, words)},
+                },
+                words,
+            )
+        return _say({"key": "myEngine.parts.yours", "values": values}, words)
+    if row.get("reason") is None:
+        return _say({"key": "myEngine.parts.course", "values": values}, words)
+    reason = _say(row["reason"], words)
+    return _say(
+        {"key": "myEngine.parts.courseBecause", "values": {**values, "reason": reason}}, words
+    )
 
 
 def uninstall():

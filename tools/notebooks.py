@@ -488,9 +488,17 @@ def my_engine_cell(lang: str = translations.DEFAULT) -> str:
         f"            print({said['unread']!r}.format(error=error))",
         "        else:",
         "            try:",
-        '                print(mine.install(sources)["line"])',
+        *(
+            ['                print(mine.install(sources)["line"])']
+            if lang == translations.DEFAULT
+            else [
+                f'                print(mine.parts_line(mine.install(sources)["parts"], {lang!r}))'
+            ]
+        ),
         "            except mine.MyEngineError as error:",
-        f"                print({said['refused']!r}.format(error=error))",
+        f"                print({said['refused']!r}.format(error=error))"
+        if lang == translations.DEFAULT
+        else f"                print({said['refused']!r}.format(error=mine.said(error, {lang!r})))",
         "            else:",
         f"                print({said['on']!r})",
     ]

@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,102 @@ def test_the_speed_note_writes_its_number_as_the_page_does(reports, lang, tmp_pa
     # Every part the learner's (their GPT too), then every part the course's.
     assert notes[0] == render("myEngine.slowerBuilt", {"times": times}, lang)
     assert notes[1] == render("myEngine.slower", {"times": times}, lang)
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_a_notebook_in_that_language_says_the_line_as_its_page_does(reports, lang, tmp_path):
+    from engine import mine
+
+    page = page_lines(reports, lang, tmp_path)
+    assert [mine.parts_line(r["parts"], lang) for r in reports] == page
+    assert [mine.parts_line(r["parts"]) for r in reports] == [r["line"] for r in reports]
+
+
+def _refusals():
+    """MyEngineErrors of files that cannot be the engine: a syntax error, a file that writes a
+    file while it loads (a refused action: a message inside a message), one that fails."""
+    from engine import mine
+
+    found = []
+    writes = "open('/nonexistent-folder/x', 'w')\n"  # refused before it is tried
+    for source in ("class Value(\n", writes, "raise KeyError('x')\n"):
+        try:
+            mine.install({"day08_more_ops.py": source})
+        except mine.MyEngineError as error:
+            found.append(error)
+        finally:
+            mine.uninstall()
+    return found
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_a_refusal_in_a_notebook_is_said_as_its_page_says_it(lang, tmp_path):
+    from engine import mine
+
+    errors = _refusals()
+    keys = ["myEngine.error." + k for k in ("syntax", "refused", "notLoadedOnLine")]
+    assert [e.key for e in errors] == keys
+    script, data = tmp_path / "say.mjs", tmp_path / "messages.json"
+    script.write_text(
+        'import { readFileSync } from "node:fs";\n'
+        "const [i18n, lang, file] = process.argv.slice(2);\n"
+        "const { setLanguage, say } = await import(i18n);\n"
+        "setLanguage(lang);\n"
+        'const messages = JSON.parse(readFileSync(file, "utf8"));\n'
+        "console.log(JSON.stringify(messages.map((m) => say(m))));\n",
+        encoding="utf-8",
+    )
+    data.write_text(json.dumps([{"key": e.key, "values": e.values} for e in errors]), "utf-8")
+    done = subprocess.run(
+        [NODE, str(script), (ROOT / "web" / "i18n.js").as_uri(), lang, str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [mine.said(e, lang) for e in errors] == json.loads(done.stdout.strip().splitlines()[-1])
+    assert [mine.said(e) for e in errors] == [str(e) for e in errors]
+
+
+def test_the_engine_s_copy_of_the_page_s_words_is_the_page_s():
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.engine_words", "--check"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_the_notebook_s_my_engine_cell_speaks_its_language(reports, lang, tmp_path):
+    """The ru/et notebook's cell, run as a learner runs it on solutions/ and on a broken
+    file: the page's line and the page's refusal, no English line of engine.mine's."""
+    from tools import notebooks
+
+    page = next(
+        p for p in notebooks.pages() if p.name.endswith(f".{lang}.md") and "day06" in p.name
+    )
+    nb = json.loads(notebooks.target(page).read_text(encoding="utf-8"))
+    source = "".join(nb["cells"][2]["source"])
+    setting = re.compile(r"^MY_ENGINE = None", re.M)
+    assert setting.search(source)
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "day08_more_ops.py").write_text("class Value(\n", encoding="utf-8")
+    outputs = []
+    for folder in (ROOT / "solutions", broken):
+        cell = setting.sub(f"MY_ENGINE = {str(folder)!r}", source, count=1)
+        run = subprocess.run(
+            [sys.executable, "-c", cell], capture_output=True, text=True, cwd=ROOT, timeout=120
+        )
+        assert run.returncode == 0 and run.stderr == "", run.stderr
+        outputs.append(run.stdout.splitlines())
+    solutions_line = page_lines(reports[:1], lang, tmp_path)[0]  # reports[0]: solutions/
+    assert outputs[0][0] == solutions_line
+    refusal = _refusals()[0]
+    from engine import mine
+
+    assert mine.said(refusal, lang) in outputs[1][0]
+    assert "syntax error" not in outputs[1][0]
