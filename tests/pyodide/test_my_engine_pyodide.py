@@ -108,10 +108,12 @@ def test_the_cells_print_the_same_numbers_on_the_solutions_as_my_engine(
 
 
 def test_the_engine_wheel_the_site_ships_holds_my_engine(tmp_path):
-    """The page's switch imports engine.mine from the engine wheel (hooks/site_build.py)."""
+    """The page's switch imports engine.mine from the engine wheel (hooks/site_build.py), and
+    a notebook's says its line in Russian or Estonian from the words the wheel holds."""
     import zipfile
 
     from site_build import build_wheels
 
     wheel = next(w for w in build_wheels(ROOT, tmp_path) if w.name.startswith("engine-"))
-    assert "engine/mine.py" in zipfile.ZipFile(wheel).namelist()
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "engine/mine.py" in names and "engine/data/words.json" in names
