@@ -19,8 +19,8 @@ def case(kind, name, public=True, **inputs):
 
 def named(name):
     """`name`, as it is: a case name that is not a literal argument of `case`, marked for the
-    catalog (Babel's keyword `named`; `case:2` finds the others). Names are ids; a report
-    shows them translated (grader/messages.py, `case_name`)."""
+    catalog (tools/catalog.py's extract_checks reads both). Names are ids; a report shows
+    them translated (grader/messages.py, `case_name`)."""
     return name
 
 
