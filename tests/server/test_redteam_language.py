@@ -4,9 +4,13 @@ in English, Russian and Estonian."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
 import time
 from html import escape
+from pathlib import Path
 
 import pytest
 from sqlalchemy import update
@@ -259,3 +263,66 @@ def test_a_class_name_in_a_translated_title_is_escaped(world):
         for page in ("gradebook", "latest", "running"):
             text = client.get(paths[page], params={"lang": lang}).text
             assert "<script>x()" not in text and "&lt;/title&gt;&lt;script&gt;" in text
+
+
+# --- the course page's CSRF retry (web/server.js, under Node) ----------------------------
+ROOT = Path(__file__).resolve().parents[2]
+STALE = "The page's security token is missing or old: reload the page and try again."
+RETRY_SCRIPT = """
+globalThis.location = { href: "http://127.0.0.1:1/ru/lessons/" };
+globalThis.document = {
+  documentElement: { lang: "ru" },
+  querySelector: () => ({ getAttribute: () => "http://127.0.0.1:2/" }),
+  addEventListener() {},
+  dispatchEvent() {},
+};
+const sessions = __SESSIONS__;
+const calls = [];
+let refused = false;
+globalThis.fetch = async (url, init) => {
+  const path = new URL(url).pathname;
+  calls.push(`${init.method} ${path}`);
+  const reply = (data, status = 200) => ({ ok: status < 300, status, json: async () => data });
+  if (path === "/api/session") return reply({ user: sessions.shift(), csrf: "t" });
+  if (!refused) {
+    refused = true;
+    return reply({ error: "__STALE__", reason: "csrf" }, 403);
+  }
+  return reply({ submission: { id: "s" } }, 202);
+};
+const server = await import("./web/server.js");
+await server.loadSession();
+const answer = await server.api("POST", "api/submissions", { exercise: "e", code: "c" });
+console.log(JSON.stringify({ calls, status: answer.status }));
+"""
+
+
+def _retry(sessions: list) -> dict:
+    script = RETRY_SCRIPT.replace("__SESSIONS__", json.dumps(sessions))
+    script = script.replace("__STALE__", catalog("ru").gettext(STALE))
+    proc = subprocess.run(
+        ["node", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+ADA, BOB = {"id": 7, "login": "ada"}, {"id": 8, "login": "bob"}
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+
+
+@needs_node
+def test_a_request_refused_for_its_token_is_not_sent_again_as_someone_else():
+    """Ada's tab, Bob signed in since in another tab of the same computer: Ada's submission
+    is refused for its token and is not sent again with Bob's."""
+    result = _retry([ADA, BOB])
+    assert result["calls"] == ["GET /api/session", "POST /api/submissions", "GET /api/session"]
+    assert result["status"] == 403
+
+
+@needs_node
+@pytest.mark.parametrize("before", [None, ADA], ids=["signed out", "the same learner"])
+def test_a_request_refused_for_its_token_is_sent_again_by_whoever_signed_in(before):
+    result = _retry([before, ADA])
+    assert result["calls"][-1] == "POST /api/submissions" and len(result["calls"]) == 4
+    assert result["status"] == 202
