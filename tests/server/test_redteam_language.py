@@ -326,3 +326,15 @@ def test_a_request_refused_for_its_token_is_sent_again_by_whoever_signed_in(befo
     result = _retry([before, ADA])
     assert result["calls"][-1] == "POST /api/submissions" and len(result["calls"]) == 4
     assert result["status"] == 202
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_a_signed_out_instructor_is_sent_to_the_sign_in_page_in_the_language_chosen(world, lang):
+    client, _ = world.client(None)
+    answer = client.get("/instructor/", params={"lang": lang}, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == f"/signin/?lang={lang}"
+    page = client.get("/instructor/", params={"lang": lang})
+    assert f'<html lang="{lang}">' in page.text
+    for bad in HOSTILE_LANG:
+        answer = client.get("/instructor/", params={"lang": bad}, follow_redirects=False)
+        assert answer.headers["location"] == "/signin/"
