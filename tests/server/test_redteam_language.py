@@ -21,7 +21,7 @@ from server import gradebook, pages
 from server.models import Course, User
 
 from . import test_gradebook
-from .client import make_server
+from .client import PASSWORD, make_server
 from .test_gradebook import ADD_MUL
 from .test_instructor_pages import fill
 
@@ -338,3 +338,15 @@ def test_a_signed_out_instructor_is_sent_to_the_sign_in_page_in_the_language_cho
     for bad in HOSTILE_LANG:
         answer = client.get("/instructor/", params={"lang": bad}, follow_redirects=False)
         assert answer.headers["location"] == "/signin/"
+
+
+@pytest.mark.parametrize("name", ["Ada\u202eyp.lum_7yad", "\u2067Ada", "Ad\x85a", "Ada\x9b31m"])
+def test_a_name_that_turns_the_instructor_s_sentences_around_is_refused(srv, name):
+    """A direction override in a name would reverse the words after it in the instructor's
+    sentences ("{name}'s tries of {exercise}"); a C1 control is a control character too."""
+    _, code = srv.new_class()
+    body = {"invite_code": code, "login": "ada2", "name": name, "password": PASSWORD}
+    answer = srv.browser().post("/api/join", body, params={"lang": "ru"})
+    assert answer.status_code == 400
+    english = "Give a name of 1 to 200 characters, without control characters."
+    assert answer.json()["error"] == said(english, "ru")
