@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from grader.messages import DEFAULT, Message, msg, render
+from grader.messages import DEFAULT, msg, render
 from tools.serve import ISOLATION_HEADERS  # the course's files, served as `nox -s serve` does
 
 from . import api, deadlines, gradebook, pages, submissions
@@ -39,6 +39,7 @@ STARLETTE_DETAILS = {
     "Not Found": msg("Not Found"),
     "Method Not Allowed": msg("Method Not Allowed"),
 }
+BACK_TO_COURSE = msg("Back to the course")
 SERVER_FAILED = msg(
     "The server failed on this request; your work is kept in your browser. Try again."
 )
@@ -160,19 +161,35 @@ async def http_error(request, exc: HTTPException):
         "accept", ""
     ):
         return api_error(request, exc.status_code, exc.detail)
+    return html_error(request, exc.status_code, exc.detail)
+
+
+def html_error(request, status: int, detail) -> HTMLResponse:
+    """A refusal of a page (the instructor's, a form they sent, a file of the course that is
+    not there) in the language the page speaks, as api_error says it in JSON; English as it
+    always was."""
     from html import escape
 
-    # The instructor's pages, which are in English.
-    detail = render(exc.detail, DEFAULT) if isinstance(exc.detail, Message) else str(exc.detail)
+    lang = pages.page_language(request)
+    if isinstance(detail, str):
+        detail = STARLETTE_DETAILS.get(detail, detail)
+    said, back = render(detail, lang), render(BACK_TO_COURSE, lang)
+    # English keeps its bytes; another language says which it is (a screen reader's voice).
+    start = "<!doctype html>" if lang == DEFAULT else f'<!doctype html><html lang="{lang}">'
     return HTMLResponse(
-        f"<!doctype html><meta charset=utf-8><title>{exc.status_code}</title>"
-        f'<p>{escape(detail)}</p><p><a href="/">Back to the course</a></p>',
-        status_code=exc.status_code,
+        f"{start}<meta charset=utf-8><title>{status}</title>"
+        f'<p>{escape(str(said))}</p><p><a href="{pages.course_root(lang)}">{escape(back)}</a></p>',
+        status_code=status,
+        # The words follow the browser's language; a refusal is never kept by a cache.
+        headers={"Vary": "Accept-Language", "Cache-Control": "no-store"},
     )
 
 
 async def server_error(request, exc):
-    return api_error(request, 500, SERVER_FAILED)
+    # Sent from outside the middleware (Starlette's last resort): the server's own headers
+    # are not added on the way out, so they are here.
+    headers = {**SERVER_HEADERS, "Cache-Control": "no-store"}
+    return api_error(request, 500, SERVER_FAILED, headers=headers)
 
 
 def create_app(settings: Settings | None = None, db: Database | None = None) -> Starlette:

@@ -282,7 +282,8 @@ def latest_of_class(s, class_id: int) -> dict[tuple[int, str], str]:
 def home(request):
     found = viewer(request)
     if found is None:
-        return RedirectResponse("/signin/", status_code=303)
+        # The sign-in page in the language ?lang= chose for these pages.
+        return RedirectResponse(f"/signin/{language_query(request)}", status_code=303)
     taught = [cid for cid, role in found.roles.items() if role == "instructor"]
     if not taught:
         raise _not_found()

@@ -39,9 +39,15 @@ def _invite_code() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(12))
 
 
+# Direction overrides, embeddings and isolates: a name shown inside a sentence of the
+# instructor's pages would turn the words after it around (or pass for another name).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _printable(name: str) -> bool:
-    # No control characters: PostgreSQL refuses NUL in text, and none belongs in a name.
-    return not any(ord(c) < 32 or ord(c) == 127 for c in name)
+    # No control characters (C0, DEL, C1): PostgreSQL refuses NUL in text, and none belongs
+    # in a name; nor the controls of the text's direction.
+    return not any(ord(c) < 32 or 127 <= ord(c) < 160 or c in _BIDI_CONTROLS for c in name)
 
 
 def create_class(s, name: str) -> Course:

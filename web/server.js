@@ -123,8 +123,13 @@ export async function api(method, path, body, { keepalive = false, retryCsrf = t
     (data?.reason === "csrf" || /csrf|security token/i.test(error ?? "")) &&
     !keepalive
   ) {
+    const sender = session.user?.id ?? null;
     await loadSession();
-    return api(method, path, body, { retryCsrf: false });
+    // Someone else signed in since (another tab of a shared computer): what this request
+    // carries (work, a submission) is the first learner's, never sent again as the other's.
+    if (sender === null || session.user?.id === sender) {
+      return api(method, path, body, { retryCsrf: false });
+    }
   }
   if (response.status === 401) sessionEnded();
   return {
