@@ -11,7 +11,8 @@ nothing clears the screen, reorders a line or starts one that looks like pytest'
 import pytest
 
 from grader.checks import check_module
-from grader.messages import LANGUAGES
+from grader.messages import LANGUAGES, render
+from grader.protocol import ProtocolError, decode_result
 from grader.pytest_plugin import grade_job
 from grader.submission import Rejected, load
 from grader.verdict import error_message
@@ -78,3 +79,15 @@ def test_every_stub_is_still_a_stub_after_the_digits_fix():
         {"type": "NotImplementedError", "message": "Day 4: write one_step.", "line": 0}, DAY5, "ru"
     )
     assert "one_step" in said and "Day 4" not in said, said
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_duplicate_key_is_named_short_in_every_language(lang):
+    # A result line may be 64 KiB; a key sent twice is named by its start, as a key that is
+    # not a float is, so one forged line cannot fill every case's message with 64 KiB.
+    key = "k" * 30000
+    line = f'{{"nonce": "n", "outcome": {{"values": {{"{key}": 1.0, "{key}": 2.0}}, "invalid": {{}}}}}}\n'
+    with pytest.raises(ProtocolError) as refused:
+        decode_result(line.encode(), "n")
+    said = render(refused.value.message, lang)
+    assert "duplicate" in str(refused.value) and len(said) < 200, len(said)
