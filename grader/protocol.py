@@ -40,7 +40,7 @@ def _no_duplicates(pairs):
     result = {}
     for key, value in pairs:
         if key in result:
-            raise ProtocolError(msg("duplicate key {key}", key=repr(key)))
+            raise ProtocolError(msg("duplicate key {key}", key=repr(key[:40])))  # as shown below
         result[key] = value
     return result
 

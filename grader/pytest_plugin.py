@@ -19,6 +19,7 @@ from .checks import EXERCISES
 from .grade import BUDGET_SECONDS, Budget, judge, plan
 from .isolation import AUTO, CHOICES
 from .messages import LANGUAGES, from_environment, msg, render
+from .report import shown
 from .sandbox import SandboxError, detect
 from .submission import Rejected, load
 
@@ -113,7 +114,10 @@ def grade_job(job, budget, lang="en"):
     "error"."""
     exercise, case = job
     if isinstance(budget, Rejected):
-        return "failed", render(
-            msg("the submission was not graded: {why}", why=budget.message), lang
+        return "failed", shown(
+            render(msg("the submission was not graded: {why}", why=budget.message), lang)
         )
-    return judge(exercise, case, budget.run(exercise, case), lang)
+    # Learner text (a file name, an exception's words) is escaped as the report escapes
+    # it: pytest writes a failure's message to the terminal as it is.
+    status, message = judge(exercise, case, budget.run(exercise, case), lang)
+    return status, shown(message)

@@ -398,7 +398,11 @@ _CHILD_WORDS = {
 
 # A stub's own words (grader/README.md, "The stub"): "Day 4: write one_step." or "Day 8:
 # build __neg__ from *.", then where to read (grader/lessons.py says that as the site does).
-_STUB_TASK = re.compile(r"Day (\d+): (write|build) (.+?)\.((?: Read docs/lessons/.*)?)", re.S)
+# The day as the stubs write it, in ASCII digits without a leading zero ("Day ٤" or
+# "Day 04" is the learner's own text, shown as written).
+_STUB_TASK = re.compile(
+    r"Day ([1-9][0-9]*): (write|build) (.+?)\.((?: Read docs/lessons/.*)?)", re.S
+)
 _BACKWARD_OF = re.compile(r"_backward of (\S+)")
 _BUILT_FROM = re.compile(r"(\S+) from (\S+)(?: and (\S+))?")
 
