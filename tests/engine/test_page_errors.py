@@ -1,0 +1,185 @@
+"""The engine's errors carry their page message (engine.errors.said; web/locales/*.json, keys
+"engine.error.*"): a lesson page on a Russian or Estonian page says them in its language. Each
+is raised here for real: its key is the one expected, its English page message filled with its
+values is str(exc) word for word, and every other language fills every placeholder. The
+converted modules raise no plain English message a page could not translate."""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine import Value
+from engine.nn import Neuron
+from engine.optim import SGD, Adam
+from tests.i18n.page_messages import catalog, render
+
+ROOT = Path(__file__).resolve().parents[2]
+# The modules whose every error names its page message.
+CONVERTED = ["value.py", "nn.py", "optim.py"]
+
+
+def _params():
+    return [Value(1.0)]
+
+
+# (what raises, the page message it names): every raise site of the converted modules.
+RAISES = [
+    (lambda: Value("2.0"), "value.notReal"),
+    (lambda: Value(1.0) + None, "value.notReal"),
+    (lambda: Value(Value(1.0)), "value.gotValue"),
+    (lambda: Value(2.0) ** "3", "exponent.notReal"),
+    (lambda: Value(2.0) ** [3], "exponent.notReal"),
+    (lambda: Value(2.0) ** Value(3.0), "value.powValue"),
+    (lambda: Value(0.0) ** -1, "value.zeroToNegative"),
+    (lambda: Value(0.0) ** 0.5, "value.infiniteSlope"),
+    (lambda: Value(-2.0) ** 0.5, "value.notRealPower"),
+    (lambda: Value(1e200) ** 3, "value.powOverflow"),
+    (lambda: Value(1000.0).exp(), "value.expOverflow"),
+    (lambda: Value(0.0).log(), "value.logNotPositive"),
+    (lambda: Value(3.0) / 0, "value.divideByZero"),
+    (lambda: 2 ** Value(3.0), "value.numberPowValue"),
+    (lambda: Neuron(2, act="sigmoid"), "nn.act"),
+    (lambda: Neuron(2)([1.0]), "nn.inputs"),
+    (lambda: SGD([]), "optim.noParameters"),
+    (lambda: SGD(_params(), lr=0), "optim.lr"),
+    (lambda: SGD(_params(), momentum=1.0), "optim.momentum"),
+    (lambda: Adam(_params(), betas=(0.9, 1.5)), "optim.betas"),
+]
+
+
+def _raised(raises):
+    with pytest.raises(Exception) as caught:
+        raises()
+    return caught.value
+
+
+@pytest.mark.parametrize("raises, key", RAISES)
+def test_the_english_page_message_is_the_error_word_for_word(raises, key):
+    exc = _raised(raises)
+    assert exc.key == f"engine.error.{key}"
+    assert json.loads(json.dumps(exc.values)) == exc.values  # plain JSON data
+    assert render(exc.key, exc.values, "en") == str(exc)
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+@pytest.mark.parametrize("raises, key", RAISES)
+def test_every_language_says_it_with_its_values(raises, key, lang):
+    exc = _raised(raises)
+    said = render(exc.key, exc.values, lang)  # a KeyError for a value the message lacks
+    assert said != str(exc)
+    assert all(str(value) in said for value in exc.values.values())
+
+
+def test_every_engine_error_on_the_page_is_raised_by_some_site():
+    keys = {key for key in catalog("en") if key.startswith("engine.error.")}
+    assert keys == {f"engine.error.{key}" for _, key in RAISES}
+
+
+def _plain_raises(source):
+    """Lines of `source` that raise an exception built from English text of their own
+    (raise X("...") or raise X(f"...")) instead of through `said`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+            continue
+        call = node.exc
+        if isinstance(call.func, ast.Name) and call.func.id == "said":
+            continue
+        texts = [a for a in call.args if isinstance(a, (ast.JoinedStr, ast.Constant))]
+        if any(isinstance(a, ast.JoinedStr) or isinstance(a.value, str) for a in texts):
+            found.append(node.lineno)
+    return found
+
+
+def test_the_source_check_finds_a_plain_english_raise():
+    source = 'def f(x):\n    raise ValueError(f"bad {x}")\n\ndef g():\n    raise TypeError("no")\n'
+    assert _plain_raises(source) == [2, 5]
+    assert _plain_raises('raise said(ValueError, "a.b", "text")\nraise\n') == []
+
+
+@pytest.mark.parametrize("name", CONVERTED)
+def test_converted_modules_raise_no_plain_english_message(name):
+    assert _plain_raises((ROOT / "engine" / name).read_text("utf-8")) == []
+
+
+def test_a_cell_that_raises_one_hands_the_page_its_message():
+    from web import cellrun
+
+    reply = json.loads(cellrun.run("from engine import Value\nValue('x')\n", "errors", "<cell>"))
+    error = reply["error"]
+    assert error["type"] == "TypeError"
+    assert error["key"] == "engine.error.value.notReal"
+    assert render(error["key"], error["values"], "en") == error["message"]
+    assert error["traceback"].endswith(f"TypeError: {error['message']}\n")
+
+
+def test_a_cell_with_a_plain_error_names_no_message():
+    from web import cellrun
+
+    error = json.loads(cellrun.run("1 / 0\n", "errors", "<cell>"))["error"]
+    assert "key" not in error and "values" not in error
+
+
+# -- what a cell's output shows (web/errortext.js, in Node with the page's message files) ------
+
+NODE = shutil.which("node")
+SCRIPT = """
+import { readFileSync } from "node:fs";
+const [i18n, errortext, lang, errors] = process.argv.slice(2);
+const { setLanguage } = await import(i18n);
+setLanguage(lang);
+const { errorText } = await import(errortext);
+console.log(JSON.stringify(JSON.parse(readFileSync(errors, "utf8")).map(errorText)));
+"""
+
+
+def shown(errors, lang, tmp_path):
+    """Each cell error as the output of a `lang` page shows it."""
+    script, data = tmp_path / "show.mjs", tmp_path / "errors.json"
+    script.write_text(SCRIPT, "utf-8")
+    data.write_text(json.dumps(errors), "utf-8")
+    web = ROOT / "web"
+    done = subprocess.run(
+        [NODE, str(script), (web / "i18n.js").as_uri(), (web / "errortext.js").as_uri(), lang]
+        + [str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def cell_errors():
+    """A cell's engine error and a cell's plain Python error, as cellrun.run reports them."""
+    from web import cellrun
+
+    cells = ["from engine import Value\nx = Value(2.0)\nx ** 'two'\n", "1 / 0\n"]
+    return [json.loads(cellrun.run(code, "shown", "<cell>"))["error"] for code in cells]
+
+
+@pytest.mark.skipif(
+    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
+    reason="needs Node.js and `npm ci` (i18next)",
+)
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+def test_a_cell_shows_an_engine_error_in_the_page_language(cell_errors, lang, tmp_path):
+    keyed, plain = cell_errors
+    engine_error, python_error = shown(cell_errors, lang, tmp_path)
+    assert python_error == plain["traceback"]  # no page message: Python's own text
+    if lang == "en":
+        assert engine_error == keyed["traceback"]
+        return
+    said = render(keyed["key"], keyed["values"], lang)
+    assert said != keyed["message"]
+    head, last = keyed["traceback"].rstrip("\n").rsplit("\n", 1)
+    assert last == f"TypeError: {keyed['message']}"
+    assert engine_error == f"{head}\nTypeError: {said}\n"
