@@ -17,15 +17,20 @@ import pytest
 from engine import Value
 from engine.nn import Neuron
 from engine.optim import SGD, Adam
+from engine.tensor import Tensor, broadcast_shape, cross_entropy, stack_rows
 from tests.i18n.page_messages import catalog, render
 
 ROOT = Path(__file__).resolve().parents[2]
 # The modules whose every error names its page message.
-CONVERTED = ["value.py", "nn.py", "optim.py"]
+CONVERTED = ["value.py", "nn.py", "optim.py", "tensor.py"]
 
 
 def _params():
     return [Value(1.0)]
+
+
+def _t(*shape):
+    return Tensor.zeros(*shape)
 
 
 # (what raises, the page message it names): every raise site of the converted modules.
@@ -50,6 +55,31 @@ RAISES = [
     (lambda: SGD(_params(), lr=0), "optim.lr"),
     (lambda: SGD(_params(), momentum=1.0), "optim.momentum"),
     (lambda: Adam(_params(), betas=(0.9, 1.5)), "optim.betas"),
+    (lambda: broadcast_shape((2, 3), (4,)), "tensor.broadcast"),
+    (lambda: Tensor(_t(2)), "tensor.gotTensor"),
+    (lambda: Tensor("12"), "tensor.notData"),
+    (lambda: Tensor([[1.0], [1.0, 2.0]]), "tensor.ragged"),
+    (lambda: _t(2, 3).sum(axis=2), "tensor.axis"),
+    (lambda: Tensor([1.0, 2.0, 3.0], (2, 2)), "tensor.fill"),
+    (lambda: _t(2).item(), "tensor.item"),
+    (lambda: len(Tensor(1.0)), "tensor.noLength"),
+    (lambda: _t(2) ** _t(2), "tensor.powNotNumber"),
+    (lambda: _t(2).log(), "tensor.logNotPositive"),
+    (lambda: _t(2, 3).reshape(4, 2), "tensor.reshape"),
+    (lambda: _t(2, 3).permute(0, 0), "tensor.permute"),
+    (lambda: _t(2, 2) @ [[1.0]], "tensor.matmulNotTensor"),
+    (lambda: _t(2) @ _t(2, 2), "tensor.matmulAxes"),
+    (lambda: _t(2, 3) @ _t(2, 3), "tensor.matmulShapes"),
+    (lambda: _t(3).rows([0]), "tensor.rowsNot2d"),
+    (lambda: _t(3, 2).rows([0, 5]), "tensor.rowOutside"),
+    (lambda: _t(1, 2).masked_fill([[True, False], [False, True]], 0.0), "tensor.mask"),
+    (lambda: _t(2).backward(), "tensor.backwardNotScalar"),
+    (lambda: _t(3, 2).rows(["0"]), "tensor.rowIds"),
+    (lambda: _t(3, 2).rows([[0], [0, 1]]), "tensor.rowIdsRagged"),
+    (lambda: cross_entropy(_t(3), [0]), "tensor.crossEntropyShape"),
+    (lambda: cross_entropy(_t(2, 3), [0]), "tensor.targetsCount"),
+    (lambda: cross_entropy(_t(1, 3), [3]), "tensor.target"),
+    (lambda: stack_rows([_t(2), _t(3)]), "tensor.stackRows"),
 ]
 
 
