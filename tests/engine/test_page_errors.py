@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import Value
+from engine import gpt as g
 from engine.nn import Neuron
 from engine.optim import SGD, Adam
 from engine.tensor import Tensor, broadcast_shape, cross_entropy, stack_rows
@@ -22,11 +23,19 @@ from tests.i18n.page_messages import catalog, render
 
 ROOT = Path(__file__).resolve().parents[2]
 # The modules whose every error names its page message.
-CONVERTED = ["value.py", "nn.py", "optim.py", "tensor.py"]
+CONVERTED = ["value.py", "nn.py", "optim.py", "tensor.py", "gpt.py"]
 
 
 def _params():
     return [Value(1.0)]
+
+
+def _model():
+    return g.init_gpt(g.GPTConfig(vocab_size=5, n_embd=4, n_head=2, block_size=3))
+
+
+class _Tokenizer:
+    vocab_size = 9
 
 
 def _t(*shape):
@@ -80,6 +89,27 @@ RAISES = [
     (lambda: cross_entropy(_t(2, 3), [0]), "tensor.targetsCount"),
     (lambda: cross_entropy(_t(1, 3), [3]), "tensor.target"),
     (lambda: stack_rows([_t(2), _t(3)]), "tensor.stackRows"),
+    (lambda: g.GPTConfig(n_layer=0), "gpt.configSize"),
+    (lambda: g.GPTConfig(n_embd=6, n_head=4), "gpt.heads"),
+    (lambda: g.dot([Value(1.0)], []), "gpt.dot"),
+    (lambda: g.linear([Value(1.0)], [[Value(1.0), Value(2.0)]]), "gpt.linear"),
+    (lambda: g.softmax([]), "gpt.softmaxEmpty"),
+    (lambda: g.cross_entropy([Value(1.0)], 1), "gpt.target"),
+    (lambda: g.mean([]), "gpt.meanEmpty"),
+    (lambda: g.gpt(_model(), 7, 0, *g.new_kv_cache(_model().config)), "gpt.tokenId"),
+    (lambda: g.gpt(_model(), 1, 3, *g.new_kv_cache(_model().config)), "gpt.position"),
+    (lambda: g.gpt(_model(), 1, 1, *g.new_kv_cache(_model().config)), "gpt.kvCache"),
+    (lambda: g.document_loss(_model(), [1]), "gpt.shortSequence"),
+    (lambda: g.evaluate(_model(), []), "gpt.evaluateEmpty"),
+    (lambda: g.lr_at(5, 5, 0.01), "gpt.step"),
+    (lambda: g.train_step(_model(), None, [], 0.01), "gpt.emptyBatch"),
+    (lambda: next(g.training(_model(), [])), "gpt.noSequences"),
+    (lambda: next(g.training(_model(), [[1, 2]], steps=0)), "gpt.stepsBatch"),
+    (lambda: g.next_token_probs([1.0], temperature=-1), "gpt.temperature"),
+    (lambda: g.filter_probs([1.0], top_k=0), "gpt.topK"),
+    (lambda: g.filter_probs([1.0], top_p=2), "gpt.topP"),
+    (lambda: g.filter_probs([0.0, 0.0]), "gpt.probs"),
+    (lambda: g.sample(_model(), _Tokenizer(), None), "gpt.tokenizer"),
 ]
 
 
