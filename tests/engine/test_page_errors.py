@@ -18,12 +18,24 @@ from engine import Value
 from engine import gpt as g
 from engine.nn import Neuron
 from engine.optim import SGD, Adam
+from engine.regularize import dropout
+from engine.schedule import lr_at
 from engine.tensor import Tensor, broadcast_shape, cross_entropy, stack_rows
+from engine.tokenizer import Tokenizer
 from tests.i18n.page_messages import catalog, render
 
 ROOT = Path(__file__).resolve().parents[2]
 # The modules whose every error names its page message.
-CONVERTED = ["value.py", "nn.py", "optim.py", "tensor.py", "gpt.py"]
+CONVERTED = [
+    "value.py",
+    "nn.py",
+    "optim.py",
+    "tensor.py",
+    "gpt.py",
+    "tokenizer.py",
+    "schedule.py",
+    "regularize.py",
+]
 
 
 def _params():
@@ -110,6 +122,18 @@ RAISES = [
     (lambda: g.filter_probs([1.0], top_p=2), "gpt.topP"),
     (lambda: g.filter_probs([0.0, 0.0]), "gpt.probs"),
     (lambda: g.sample(_model(), _Tokenizer(), None), "gpt.tokenizer"),
+    (lambda: Tokenizer(""), "tokenizer.empty"),
+    (lambda: Tokenizer("aba"), "tokenizer.repeated"),
+    (lambda: Tokenizer("a."), "tokenizer.bosReserved"),
+    (lambda: Tokenizer("ab").encode("abC"), "tokenizer.notInVocabulary"),
+    (lambda: Tokenizer("ab").symbol(3), "tokenizer.tokenId"),
+    (lambda: lr_at(0, 5, 5, 0.01), "schedule.warmup"),
+    (lambda: lr_at(-1, 1, 5, 0.01), "schedule.step"),
+    (lambda: lr_at(0, 1, 5, 0.01, lr_min=0.1), "schedule.lrRange"),
+    (lambda: lr_at(0, 1, 5, 0.01, decay="step"), "schedule.decay"),
+    (lambda: dropout([1.0], 0.5), "regularize.dropoutNotTensor"),
+    (lambda: dropout(_t(2), 1.0), "regularize.dropoutP"),
+    (lambda: dropout(_t(2), 0.5), "regularize.dropoutRng"),
 ]
 
 
