@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import Value
+from engine import Value, data, diagnostics
 from engine import gpt as g
+from engine.gradcheck import gradcheck, numerical_grad
 from engine.nn import Neuron
 from engine.optim import SGD, Adam
 from engine.regularize import dropout
@@ -35,6 +36,9 @@ CONVERTED = [
     "tokenizer.py",
     "schedule.py",
     "regularize.py",
+    "data.py",
+    "diagnostics.py",
+    "gradcheck.py",
 ]
 
 
@@ -134,6 +138,17 @@ RAISES = [
     (lambda: dropout([1.0], 0.5), "regularize.dropoutNotTensor"),
     (lambda: dropout(_t(2), 1.0), "regularize.dropoutP"),
     (lambda: dropout(_t(2), 0.5), "regularize.dropoutRng"),
+    (lambda: data.load_names("/no/such/names.txt"), "data.noNamesFile"),
+    (lambda: data.split_names(["a"], fraction=2), "data.fraction"),
+    (lambda: data.split_three(["a"], fractions=(0.5, 0.5)), "data.fractions"),
+    (lambda: data.split_three(["a"], fractions=(0.5, 0.5, 0.5)), "data.fractionsSum"),
+    (lambda: diagnostics.mean([None]), "diagnostics.notNumbers"),
+    (lambda: diagnostics.mean([]), "diagnostics.empty"),
+    (lambda: diagnostics.update_ratio([1.0], [1.0, 2.0]), "diagnostics.lengths"),
+    (lambda: diagnostics.update_ratio([1.0, 1.0], [1.0, 2.0]), "diagnostics.zeroSpread"),
+    (lambda: diagnostics.histogram([1.0, 2.0], bins=0), "diagnostics.histogram"),
+    (lambda: gradcheck(lambda v: 1.0, [1.0]), "gradcheck.notValue"),
+    (lambda: numerical_grad(lambda v: 1.0, [1.0]), "gradcheck.notValue"),
 ]
 
 
