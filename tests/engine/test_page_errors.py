@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import Value, data, diagnostics
+from engine import Value, batched, boundary, data, diagnostics, plot
+from engine import batched_gpt as bg
 from engine import gpt as g
 from engine.gradcheck import gradcheck, numerical_grad
 from engine.nn import Neuron
@@ -39,6 +40,10 @@ CONVERTED = [
     "data.py",
     "diagnostics.py",
     "gradcheck.py",
+    "batched.py",
+    "batched_gpt.py",
+    "boundary.py",
+    "plot.py",
 ]
 
 
@@ -149,6 +154,23 @@ RAISES = [
     (lambda: diagnostics.histogram([1.0, 2.0], bins=0), "diagnostics.histogram"),
     (lambda: gradcheck(lambda v: 1.0, [1.0]), "gradcheck.notValue"),
     (lambda: numerical_grad(lambda v: 1.0, [1.0]), "gradcheck.notValue"),
+    (lambda: batched.MLPLM(_t(5, 2), _t(4, 3), None, None, None, 3), "batched.w1Columns"),
+    (lambda: batched.batch([[0]], [1], 2, None), "batched.batchSize"),
+    (lambda: batched.AdamW([_t(2)], weight_decay=-1), "batched.weightDecay"),
+    (lambda: bg.causal_mask(0), "batchedGpt.causalMask"),
+    (lambda: bg.attention(_t(1, 2, 6), None, None, None, None, 4), "batchedGpt.heads"),
+    (lambda: bg.forward(None, g.GPTConfig(), [1, 2]), "batchedGpt.idxNotBatch"),
+    (lambda: bg.forward(None, g.GPTConfig(), [[1, 2], [1]]), "batchedGpt.lengths"),
+    (lambda: bg.forward(None, g.GPTConfig(block_size=2), [[1, 2, 3]]), "batchedGpt.blockSize"),
+    (lambda: bg.loss(None, g.GPTConfig(), [[1, 2]], [[1]]), "batchedGpt.targetsShape"),
+    (lambda: bg.batch_of_names([[0, 1, 0], [0, 0]]), "batchedGpt.namesLength"),
+    (lambda: boundary.two_moons(1), "boundary.points"),
+    (lambda: boundary.two_moons(10, noise=-1), "boundary.noise"),
+    (lambda: boundary.BoundaryFigure(None, [(0.0, 0.0)], []), "boundary.labels"),
+    (lambda: boundary.BoundaryFigure(None, [], []), "boundary.noPoints"),
+    (lambda: plot.Figure().line([1.0, 2.0], xs=[1.0]), "plot.lengths"),
+    (lambda: plot.Figure().svg(), "plot.nothingToDraw"),
+    (lambda: plot.Progress(0, 0), "plot.progressTotal"),
 ]
 
 
