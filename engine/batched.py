@@ -24,6 +24,7 @@ numbers give the same logits as the scalar model.
 import math
 import random
 
+from .errors import said
 from .tensor import Tensor, cross_entropy
 
 __all__ = ["MLPLM", "init_mlp_lm", "examples", "batch", "SGD", "Adam", "AdamW"]
@@ -37,9 +38,15 @@ class MLPLM:
         self.block_size = block_size
         self.vocab_size, self.n_embd = C.shape
         if W1.shape[1] != block_size * self.n_embd:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "batched.w1Columns",
                 f"W1 has {W1.shape[1]} columns; a block of {block_size} embeddings of "
-                f"{self.n_embd} needs {block_size * self.n_embd}"
+                f"{self.n_embd} needs {block_size * self.n_embd}",
+                columns=W1.shape[1],
+                block=block_size,
+                n_embd=self.n_embd,
+                needs=block_size * self.n_embd,
             )
 
     def parameters(self):
@@ -104,7 +111,13 @@ def examples(docs_tokens, block_size, bos):
 def batch(X, Y, batch_size, rng):
     """`batch_size` examples drawn at random (without replacement) from (X, Y)."""
     if not 1 <= batch_size <= len(X):
-        raise ValueError(f"a batch of {batch_size} cannot be drawn from {len(X)} examples")
+        raise said(
+            ValueError,
+            "batched.batchSize",
+            f"a batch of {batch_size} cannot be drawn from {len(X)} examples",
+            batch=batch_size,
+            examples=len(X),
+        )
     picked = rng.sample(range(len(X)), batch_size)
     return [X[i] for i in picked], [Y[i] for i in picked]
 
@@ -167,7 +180,12 @@ class AdamW(Adam):
     ):
         super().__init__(params, lr, betas, eps)
         if weight_decay < 0:
-            raise ValueError(f"weight_decay must be 0 or more, got {weight_decay}")
+            raise said(
+                ValueError,
+                "batched.weightDecay",
+                f"weight_decay must be 0 or more, got {weight_decay}",
+                weight_decay=weight_decay,
+            )
         self.weight_decay = weight_decay
         self.decayed = [decay_vectors or p.ndim >= 2 for p in self.params]
 

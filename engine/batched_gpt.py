@@ -38,6 +38,7 @@ API:
 
 import math
 
+from .errors import said
 from .tensor import Tensor, cross_entropy, softmax
 
 __all__ = [
@@ -65,7 +66,12 @@ def causal_mask(T):
     """A T x T table of bools: True at (i, j) when position i must not see position j,
     that is j > i (the upper triangle above the diagonal)."""
     if not isinstance(T, int) or T < 1:
-        raise ValueError(f"a causal mask needs a whole number of positions >= 1, got {T!r}")
+        raise said(
+            ValueError,
+            "batchedGpt.causalMask",
+            f"a causal mask needs a whole number of positions >= 1, got {T!r}",
+            T=repr(T),
+        )
     return [[j > i for j in range(T)] for i in range(T)]
 
 
@@ -78,7 +84,13 @@ def attention(x, wq, wk, wv, wo, n_head):
     """Causal multi-head self-attention of x (B, T, C), then the output matrix wo: (B, T, C)."""
     B, T, C = x.shape
     if C % n_head:
-        raise ValueError(f"{C} channels do not split into {n_head} heads")
+        raise said(
+            ValueError,
+            "batchedGpt.heads",
+            f"{C} channels do not split into {n_head} heads",
+            C=C,
+            n_head=n_head,
+        )
     hd = C // n_head
 
     def heads(t):  # (B, T, C) -> (B, T, nh, hd) -> (B, nh, T, hd)
@@ -93,15 +105,26 @@ def attention(x, wq, wk, wv, wo, n_head):
 
 def _check_idx(config, idx):
     if not isinstance(idx, (list, tuple)) or not idx or not isinstance(idx[0], (list, tuple)):
-        raise TypeError("idx is a batch: a list of B lists of T token ids")
+        raise said(
+            TypeError, "batchedGpt.idxNotBatch", "idx is a batch: a list of B lists of T token ids"
+        )
     T = len(idx[0])
     if any(len(row) != T for row in idx):
-        raise ValueError(
+        raise said(
+            ValueError,
+            "batchedGpt.lengths",
             "every sequence of a batch needs the same length T; "
-            f"got lengths {sorted({len(row) for row in idx})}"
+            f"got lengths {sorted({len(row) for row in idx})}",
+            lengths=sorted({len(row) for row in idx}),
         )
     if not 1 <= T <= config.block_size:
-        raise ValueError(f"T = {T} positions, but the model has {config.block_size} (block_size)")
+        raise said(
+            ValueError,
+            "batchedGpt.blockSize",
+            f"T = {T} positions, but the model has {config.block_size} (block_size)",
+            T=T,
+            block_size=config.block_size,
+        )
     return len(idx), T
 
 
@@ -132,7 +155,13 @@ def loss(params, config, idx, targets):
     """The mean cross-entropy over all B * T predictions: targets[b][t] after idx[b][:t+1]."""
     B, T = _check_idx(config, idx)
     if len(targets) != B or any(len(row) != T for row in targets):
-        raise ValueError(f"targets must have the shape of idx, ({B}, {T})")
+        raise said(
+            ValueError,
+            "batchedGpt.targetsShape",
+            f"targets must have the shape of idx, ({B}, {T})",
+            B=B,
+            T=T,
+        )
     logits = forward(params, config, idx)  # (B, T, V)
     flat = [t for row in targets for t in row]  # (B*T,)
     return cross_entropy(logits.reshape(B * T, config.vocab_size), flat)
@@ -143,8 +172,10 @@ def batch_of_names(docs_tokens):
     name without its last token, targets[b] the name without its first."""
     docs = [list(d) for d in docs_tokens]
     if not docs or len({len(d) for d in docs}) != 1 or len(docs[0]) < 2:
-        raise ValueError(
+        raise said(
+            ValueError,
+            "batchedGpt.namesLength",
             "batch_of_names needs encoded names of one length (at least 2 tokens): "
-            "pick names with the same number of letters"
+            "pick names with the same number of letters",
         )
     return [d[:-1] for d in docs], [d[1:] for d in docs]

@@ -15,6 +15,7 @@ import random
 from html import escape
 
 from . import plot
+from .errors import said
 
 __all__ = ["two_moons", "boundary_figure", "BoundaryFigure"]
 
@@ -29,9 +30,19 @@ def two_moons(n, noise=0.1, seed=0):
     alternating so any prefix is balanced. Gaussian noise of std `noise` blurs the moons.
     """
     if not isinstance(n, int) or n < 2:
-        raise ValueError(f"n must be a whole number of points, at least 2; got {n!r}")
+        raise said(
+            ValueError,
+            "boundary.points",
+            f"n must be a whole number of points, at least 2; got {n!r}",
+            n=repr(n),
+        )
     if noise < 0:
-        raise ValueError(f"noise is a standard deviation and cannot be negative; got {noise!r}")
+        raise said(
+            ValueError,
+            "boundary.noise",
+            f"noise is a standard deviation and cannot be negative; got {noise!r}",
+            noise=repr(noise),
+        )
     rng = random.Random(seed)
     points, labels = [], []
     for i in range(n):
@@ -56,11 +67,15 @@ class BoundaryFigure:
 
     def __init__(self, model, points, labels, *, losses=None, resolution=30, title=""):
         if len(points) != len(labels):
-            raise ValueError(
-                f"{len(points)} points but {len(labels)} labels: give one label per point"
+            raise said(
+                ValueError,
+                "boundary.labels",
+                f"{len(points)} points but {len(labels)} labels: give one label per point",
+                points=len(points),
+                labels=len(labels),
             )
         if not points:
-            raise ValueError("no points to draw")
+            raise said(ValueError, "boundary.noPoints", "no points to draw")
         self.title = title or "decision boundary"
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]

@@ -20,6 +20,8 @@ API (stable; lessons import it):
 import random
 from pathlib import Path
 
+from .errors import said
+
 __all__ = ["NAMES_PATH", "load_names", "split_names", "split_three"]
 
 NAMES_PATH = Path(__file__).with_name("data") / "names.txt"
@@ -30,9 +32,12 @@ def load_names(path=NAMES_PATH):
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise FileNotFoundError(
+        raise said(
+            FileNotFoundError,
+            "data.noNamesFile",
             f"no names file at {path}; it ships with the engine package (engine/data/names.txt). "
-            "Reinstall the package, or pass the path of a file with one name a line."
+            "Reinstall the package, or pass the path of a file with one name a line.",
+            path=path,
         ) from None
     return [line.strip() for line in text.splitlines() if line.strip()]
 
@@ -40,7 +45,12 @@ def load_names(path=NAMES_PATH):
 def split_names(names, seed=0, fraction=0.9):
     """Shuffle a copy of `names` with `seed` and cut it: the first `fraction` trains."""
     if not 0.0 < fraction < 1.0:
-        raise ValueError(f"fraction must be between 0 and 1, got {fraction!r}")
+        raise said(
+            ValueError,
+            "data.fraction",
+            f"fraction must be between 0 and 1, got {fraction!r}",
+            fraction=repr(fraction),
+        )
     shuffled = list(names)
     random.Random(seed).shuffle(shuffled)
     cut = round(len(shuffled) * fraction)
@@ -60,11 +70,20 @@ def split_three(names, seed=0, fractions=(0.8, 0.1, 0.1)):
     """
     fractions = tuple(fractions)
     if len(fractions) != 3 or not all(0.0 < f < 1.0 for f in fractions):
-        raise ValueError(
-            f"fractions must be three numbers between 0 and 1 (train, dev, test), got {fractions!r}"
+        raise said(
+            ValueError,
+            "data.fractions",
+            f"fractions must be three numbers between 0 and 1 (train, dev, test), got {fractions!r}",
+            fractions=repr(fractions),
         )
     if abs(sum(fractions) - 1.0) > 1e-9:
-        raise ValueError(f"fractions must add up to 1, got {fractions!r} (sum {sum(fractions)!r})")
+        raise said(
+            ValueError,
+            "data.fractionsSum",
+            f"fractions must add up to 1, got {fractions!r} (sum {sum(fractions)!r})",
+            fractions=repr(fractions),
+            sum=repr(sum(fractions)),
+        )
     shuffled = list(names)
     random.Random(seed).shuffle(shuffled)
     n_train = round(len(shuffled) * fractions[0])

@@ -15,6 +15,8 @@ over the same number of values.
 
 import math
 
+from .errors import said
+
 __all__ = ["mean", "std", "saturation", "update_ratio", "histogram", "copy_data"]
 
 
@@ -23,9 +25,20 @@ def _numbers(xs, what="values"):
     try:
         data = [float(x) for x in data]
     except TypeError:
-        raise TypeError(f"{what} must be a Tensor or a list of numbers, got {xs!r:.60}") from None
+        raise said(
+            TypeError,
+            "diagnostics.notNumbers",
+            f"{what} must be a Tensor or a list of numbers, got {xs!r:.60}",
+            what=what,
+            xs=f"{xs!r:.60}",
+        ) from None
     if not data:
-        raise ValueError(f"{what} is empty: there is nothing to measure")
+        raise said(
+            ValueError,
+            "diagnostics.empty",
+            f"{what} is empty: there is nothing to measure",
+            what=what,
+        )
     return data
 
 
@@ -54,13 +67,19 @@ def update_ratio(before, after):
     changed. `before` is a copy of the data taken before the step (see `copy_data`)."""
     old, new = _numbers(before, "before"), _numbers(after, "after")
     if len(old) != len(new):
-        raise ValueError(
-            f"before has {len(old)} numbers and after {len(new)}: give the same tensor"
+        raise said(
+            ValueError,
+            "diagnostics.lengths",
+            f"before has {len(old)} numbers and after {len(new)}: give the same tensor",
+            before=len(old),
+            after=len(new),
         )
     spread = std(old)
     if spread == 0:
-        raise ValueError(
-            "the data's standard deviation is 0 (a bias that starts at 0?): the ratio is undefined"
+        raise said(
+            ValueError,
+            "diagnostics.zeroSpread",
+            "the data's standard deviation is 0 (a bias that starts at 0?): the ratio is undefined",
         )
     step = std([b - a for a, b in zip(old, new)])
     return math.log10(step / spread) if step > 0 else float("-inf")
@@ -74,7 +93,14 @@ def histogram(xs, bins=40, lo=None, hi=None):
     lo = min(data) if lo is None else lo
     hi = max(data) if hi is None else hi
     if not bins >= 1 or not hi > lo:
-        raise ValueError(f"a histogram needs bins >= 1 and hi > lo, got {bins}, {lo}, {hi}")
+        raise said(
+            ValueError,
+            "diagnostics.histogram",
+            f"a histogram needs bins >= 1 and hi > lo, got {bins}, {lo}, {hi}",
+            bins=bins,
+            lo=lo,
+            hi=hi,
+        )
     width = (hi - lo) / bins
     counts = [0] * bins
     for x in data:

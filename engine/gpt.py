@@ -79,6 +79,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from operator import mul
 
+from .errors import said
 from .optim import Adam
 from .value import Value
 
@@ -130,10 +131,20 @@ class GPTConfig:
         for name in ("vocab_size", "n_embd", "n_head", "n_layer", "block_size"):
             size = getattr(self, name)
             if not (isinstance(size, int) and size >= 1):
-                raise ValueError(f"GPTConfig.{name} must be a positive whole number, got {size!r}")
+                raise said(
+                    ValueError,
+                    "gpt.configSize",
+                    f"GPTConfig.{name} must be a positive whole number, got {size!r}",
+                    name=name,
+                    size=repr(size),
+                )
         if self.n_embd % self.n_head:
-            raise ValueError(
-                f"n_embd ({self.n_embd}) must split evenly into n_head ({self.n_head}) heads"
+            raise said(
+                ValueError,
+                "gpt.heads",
+                f"n_embd ({self.n_embd}) must split evenly into n_head ({self.n_head}) heads",
+                n_embd=self.n_embd,
+                n_head=self.n_head,
             )
 
     @property
@@ -194,7 +205,13 @@ def init_gpt(config=None, seed=0, rng=None, std=0.08):
 def dot(a, b, scale=1.0):
     """scale * sum_i a_i b_i as one Value: d/da_i = scale b_i, d/db_i = scale a_i."""
     if len(a) != len(b):
-        raise ValueError(f"dot needs vectors of one length, got {len(a)} and {len(b)}")
+        raise said(
+            ValueError,
+            "gpt.dot",
+            f"dot needs vectors of one length, got {len(a)} and {len(b)}",
+            a=len(a),
+            b=len(b),
+        )
     ad = [v.data for v in a]
     bd = [v.data for v in b]
     total = scale * sum(map(mul, ad, bd))
@@ -212,7 +229,13 @@ def linear(x, w):
     out = []
     for row in w:
         if len(row) != n:
-            raise ValueError(f"linear: a row of {len(row)} weights cannot multiply {n} inputs")
+            raise said(
+                ValueError,
+                "gpt.linear",
+                f"linear: a row of {len(row)} weights cannot multiply {n} inputs",
+                weights=len(row),
+                n=n,
+            )
         wd = [v.data for v in row]
         out.append(Value(sum(map(mul, wd, xd)), (*row, *x), (*xd, *wd), "linear"))
     return out
@@ -229,7 +252,11 @@ def _probabilities(z):
 def softmax(logits):
     """Probabilities p_i = exp(z_i) / sum_j exp(z_j); d p_i / d z_j = p_i (1[i=j] - p_j)."""
     if not logits:
-        raise ValueError("softmax of an empty list is undefined: pass at least one logit")
+        raise said(
+            ValueError,
+            "gpt.softmaxEmpty",
+            "softmax of an empty list is undefined: pass at least one logit",
+        )
     p = _probabilities([z.data for z in logits])
     z = tuple(logits)
     out = []
@@ -243,7 +270,13 @@ def softmax(logits):
 def cross_entropy(logits, target):
     """-log softmax(logits)[target], one Value whose local gradients are p - onehot(target)."""
     if not 0 <= target < len(logits):
-        raise ValueError(f"target {target} is not an index of the {len(logits)} logits")
+        raise said(
+            ValueError,
+            "gpt.target",
+            f"target {target} is not an index of the {len(logits)} logits",
+            target=target,
+            v=len(logits),
+        )
     z = [v.data for v in logits]
     top = max(z)
     log_total = top + math.log(sum(math.exp(zi - top) for zi in z))
@@ -291,7 +324,7 @@ def mean(xs):
     """The mean of Values as one node: each gets local gradient 1/n."""
     n = len(xs)
     if not n:
-        raise ValueError("the mean of no values is undefined")
+        raise said(ValueError, "gpt.meanEmpty", "the mean of no values is undefined")
     return Value(sum(v.data for v in xs) / n, tuple(xs), (1.0 / n,) * n, "mean")
 
 
@@ -318,16 +351,30 @@ def gpt(model, token_id, pos_id, keys, values, trace=None):
     """
     cfg, p = model.config, model.params
     if not 0 <= token_id < cfg.vocab_size:
-        raise ValueError(f"token id {token_id} is outside 0..{cfg.vocab_size - 1}")
+        raise said(
+            ValueError,
+            "gpt.tokenId",
+            f"token id {token_id} is outside 0..{cfg.vocab_size - 1}",
+            token=token_id,
+            last=cfg.vocab_size - 1,
+        )
     if not 0 <= pos_id < cfg.block_size:
-        raise ValueError(
+        raise said(
+            ValueError,
+            "gpt.position",
             f"position {pos_id} is outside the block of {cfg.block_size}; "
-            "the model has no embedding for it (cut the sequence to block_size)"
+            "the model has no embedding for it (cut the sequence to block_size)",
+            pos=pos_id,
+            block=cfg.block_size,
         )
     if len(keys[0]) != pos_id:
-        raise ValueError(
+        raise said(
+            ValueError,
+            "gpt.kvCache",
             f"the KV cache holds {len(keys[0])} positions but pos_id is {pos_id}: "
-            "feed positions 0, 1, 2, ... in order, with a fresh new_kv_cache() per sequence"
+            "feed positions 0, 1, 2, ... in order, with a fresh new_kv_cache() per sequence",
+            held=len(keys[0]),
+            pos=pos_id,
         )
     tok_emb, pos_emb = p["wte"][token_id], p["wpe"][pos_id]
     x = [t + q for t, q in zip(tok_emb, pos_emb)]
@@ -367,7 +414,12 @@ def document_loss(model, tokens):
     `tokens` is an encoded name, BOS on both ends; at most block_size predictions are made.
     """
     if len(tokens) < 2:
-        raise ValueError(f"a sequence needs at least 2 tokens to predict one, got {tokens!r}")
+        raise said(
+            ValueError,
+            "gpt.shortSequence",
+            f"a sequence needs at least 2 tokens to predict one, got {tokens!r}",
+            tokens=repr(tokens),
+        )
     n = min(model.config.block_size, len(tokens) - 1)
     keys, values = new_kv_cache(model.config)
     losses = [
@@ -385,7 +437,11 @@ def evaluate(model, docs_tokens):
         total += document_loss(model, tokens).data * n
         count += n
     if not count:
-        raise ValueError("evaluate needs at least one sequence of 2 or more tokens")
+        raise said(
+            ValueError,
+            "gpt.evaluateEmpty",
+            "evaluate needs at least one sequence of 2 or more tokens",
+        )
     return total / count
 
 
@@ -400,14 +456,24 @@ def make_optimizer(model, lr=0.01, betas=(0.85, 0.99), eps=1e-8):
 def lr_at(step, steps, lr):
     """Linear decay: lr at step 0, falling by lr / steps each step (lr / steps at the last)."""
     if not 0 <= step < steps:
-        raise ValueError(f"step {step} is outside 0..{steps - 1}")
+        raise said(
+            ValueError,
+            "gpt.step",
+            f"step {step} is outside 0..{steps - 1}",
+            step=step,
+            last=steps - 1,
+        )
     return lr * (1.0 - step / steps)
 
 
 def train_step(model, optimizer, batch_tokens, lr):
     """One update: mean loss over the batch's sequences, backward, Adam at rate `lr`."""
     if not batch_tokens:
-        raise ValueError("train_step needs at least one encoded sequence in the batch")
+        raise said(
+            ValueError,
+            "gpt.emptyBatch",
+            "train_step needs at least one encoded sequence in the batch",
+        )
     optimizer.zero_grad()
     if len(batch_tokens) == 1:
         loss = document_loss(model, batch_tokens[0])
@@ -435,9 +501,15 @@ def training(model, docs_tokens, steps=1000, lr=0.01, batch_size=1, seed=0, opti
     """
     docs = [list(t) for t in docs_tokens]
     if not docs:
-        raise ValueError("training needs at least one encoded sequence")
+        raise said(ValueError, "gpt.noSequences", "training needs at least one encoded sequence")
     if steps < 1 or batch_size < 1:
-        raise ValueError(f"steps and batch_size must be at least 1, got {steps}, {batch_size}")
+        raise said(
+            ValueError,
+            "gpt.stepsBatch",
+            f"steps and batch_size must be at least 1, got {steps}, {batch_size}",
+            steps=steps,
+            batch=batch_size,
+        )
     random.Random(seed).shuffle(docs)
     optimizer = make_optimizer(model, lr) if optimizer is None else optimizer
     for step in range(steps):
@@ -465,7 +537,12 @@ def next_token_probs(logits, temperature=1.0):
     below 1 sharpens the distribution, above 1 flattens it."""
     z = [v.data if isinstance(v, Value) else float(v) for v in logits]
     if temperature < 0:
-        raise ValueError(f"temperature must be 0 or more, got {temperature!r}")
+        raise said(
+            ValueError,
+            "gpt.temperature",
+            f"temperature must be 0 or more, got {temperature!r}",
+            temperature=repr(temperature),
+        )
     if temperature == 0:
         best = max(range(len(z)), key=z.__getitem__)  # first of equal maxima
         return [1.0 if i == best else 0.0 for i in range(len(z))]
@@ -475,16 +552,22 @@ def next_token_probs(logits, temperature=1.0):
 def _check_filters(top_k, top_p):
     """Refuse a top_k or top_p that does not say how many tokens to keep."""
     if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
-        raise ValueError(
+        raise said(
+            ValueError,
+            "gpt.topK",
             f"top_k must be a whole number of tokens, 1 or more (or None to keep them all), "
-            f"got {top_k!r}"
+            f"got {top_k!r}",
+            top_k=repr(top_k),
         )
     if top_p is not None and (
         isinstance(top_p, bool) or not isinstance(top_p, (int, float)) or not 0 < top_p <= 1
     ):
-        raise ValueError(
+        raise said(
+            ValueError,
+            "gpt.topP",
             f"top_p must be a probability above 0 and at most 1 (or None to keep every "
-            f"token), got {top_p!r}"
+            f"token), got {top_p!r}",
+            top_p=repr(top_p),
         )
 
 
@@ -519,9 +602,12 @@ def filter_probs(probs, top_k=None, top_p=None):
     _check_filters(top_k, top_p)
     p = [float(x) for x in probs]
     if not p or min(p) < 0 or sum(p) <= 0:
-        raise ValueError(
+        raise said(
+            ValueError,
+            "gpt.probs",
             "probs must be a non-empty list of probabilities (0 or more, not all 0), "
-            f"got {list(probs)!r}"
+            f"got {list(probs)!r}",
+            probs=repr(list(probs)),
         )
     ranking = sorted(range(len(p)), key=lambda i: -p[i])  # sorted() is stable: ties by index
     if top_k is not None:
@@ -545,9 +631,13 @@ def sample(model, tokenizer, rng, temperature=1.0, top_k=None, top_p=None):
     """One new name: start from BOS, draw each next token, stop at BOS or the block's end.
     `top_k` and `top_p` (None: off) cut the tail of each distribution (`sampling_probs`)."""
     if tokenizer.vocab_size != model.config.vocab_size:
-        raise ValueError(
+        raise said(
+            ValueError,
+            "gpt.tokenizer",
             f"the tokenizer has {tokenizer.vocab_size} symbols but the model "
-            f"{model.config.vocab_size}; use the tokenizer the model was trained with"
+            f"{model.config.vocab_size}; use the tokenizer the model was trained with",
+            tokenizer=tokenizer.vocab_size,
+            model=model.config.vocab_size,
         )
     _check_filters(top_k, top_p)
     keys, values = new_kv_cache(model.config)

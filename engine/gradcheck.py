@@ -8,6 +8,7 @@ any smooth function of Values (keep inputs away from kinks such as relu at 0).
 
 from dataclasses import dataclass
 
+from .errors import said
 from .value import Value
 
 __all__ = ["GradCheck", "gradcheck", "numerical_grad", "assert_gradients"]
@@ -16,7 +17,12 @@ __all__ = ["GradCheck", "gradcheck", "numerical_grad", "assert_gradients"]
 def _evaluate(f, xs):
     out = f([Value(x) for x in xs])
     if not isinstance(out, Value):
-        raise TypeError(f"gradcheck: f must return a Value, got {type(out).__name__}")
+        raise said(
+            TypeError,
+            "gradcheck.notValue",
+            f"gradcheck: f must return a Value, got {type(out).__name__}",
+            type=type(out).__name__,
+        )
     return out
 
 
@@ -75,7 +81,12 @@ def gradcheck(f, xs, h=1e-6, rtol=1e-5, atol=1e-7):
     values = [Value(x) for x in xs]
     out = f(values)
     if not isinstance(out, Value):
-        raise TypeError(f"gradcheck: f must return a Value, got {type(out).__name__}")
+        raise said(
+            TypeError,
+            "gradcheck.notValue",
+            f"gradcheck: f must return a Value, got {type(out).__name__}",
+            type=type(out).__name__,
+        )
     out.backward()
     return GradCheck(xs, [v.grad for v in values], numerical_grad(f, xs, h), rtol, atol)
 

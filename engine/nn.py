@@ -2,6 +2,7 @@
 
 import random
 
+from .errors import said
 from .value import Value
 
 __all__ = ["Module", "Neuron", "Layer", "MLP"]
@@ -25,7 +26,13 @@ class Neuron(Module):
 
     def __init__(self, nin, nonlin=True, act="relu"):
         if act not in _ACTIVATIONS:
-            raise ValueError(f"act must be one of {sorted(_ACTIVATIONS)}, got {act!r}")
+            raise said(
+                ValueError,
+                "nn.act",
+                f"act must be one of {sorted(_ACTIVATIONS)}, got {act!r}",
+                acts=sorted(_ACTIVATIONS),
+                act=repr(act),
+            )
         self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0.0)
         self.act = act if nonlin else "linear"
@@ -36,7 +43,13 @@ class Neuron(Module):
 
     def __call__(self, x):
         if len(x) != len(self.w):
-            raise ValueError(f"this neuron takes {len(self.w)} inputs, got {len(x)}")
+            raise said(
+                ValueError,
+                "nn.inputs",
+                f"this neuron takes {len(self.w)} inputs, got {len(x)}",
+                n=len(self.w),
+                got=len(x),
+            )
         z = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
         if self.act == "relu":
             return z.relu()

@@ -2,6 +2,8 @@
 
 import math
 
+from .errors import said
+
 __all__ = ["SGD", "Adam"]
 
 
@@ -9,9 +11,18 @@ class _Optimizer:
     def __init__(self, params, lr):
         self.params = list(params)
         if not self.params:
-            raise ValueError("the optimiser got no parameters: pass model.parameters()")
+            raise said(
+                ValueError,
+                "optim.noParameters",
+                "the optimiser got no parameters: pass model.parameters()",
+            )
         if not lr > 0:
-            raise ValueError(f"the learning rate must be positive, got {lr!r}")
+            raise said(
+                ValueError,
+                "optim.lr",
+                f"the learning rate must be positive, got {lr!r}",
+                lr=repr(lr),
+            )
         self.lr = lr
 
     def zero_grad(self):
@@ -29,7 +40,12 @@ class SGD(_Optimizer):
     def __init__(self, params, lr=0.01, momentum=0.0):
         super().__init__(params, lr)
         if not 0.0 <= momentum < 1.0:
-            raise ValueError(f"momentum must be in [0, 1), got {momentum!r}")
+            raise said(
+                ValueError,
+                "optim.momentum",
+                f"momentum must be in [0, 1), got {momentum!r}",
+                momentum=repr(momentum),
+            )
         self.momentum = momentum
         self.velocity = [0.0] * len(self.params)
 
@@ -48,7 +64,12 @@ class Adam(_Optimizer):
         super().__init__(params, lr)
         beta1, beta2 = betas
         if not (0.0 <= beta1 < 1.0 and 0.0 <= beta2 < 1.0):
-            raise ValueError(f"betas must each be in [0, 1), got {betas!r}")
+            raise said(
+                ValueError,
+                "optim.betas",
+                f"betas must each be in [0, 1), got {betas!r}",
+                betas=repr(betas),
+            )
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
         self.m = [0.0] * len(self.params)
         self.v = [0.0] * len(self.params)

@@ -27,6 +27,8 @@ import math
 import sys
 from html import escape
 
+from .errors import said
+
 __all__ = ["Figure", "Progress", "line_plot", "progress", "scatter_plot", "show"]
 
 # The browser runtime sets this to a function that shows a figure under the cell.
@@ -111,7 +113,13 @@ class Figure:
         ys = [float(getattr(y, "data", y)) for y in ys]
         xs = list(range(len(ys))) if xs is None else [float(getattr(x, "data", x)) for x in xs]
         if len(xs) != len(ys):
-            raise ValueError(f"xs has {len(xs)} values but ys has {len(ys)}: give one x per y")
+            raise said(
+                ValueError,
+                "plot.lengths",
+                f"xs has {len(xs)} values but ys has {len(ys)}: give one x per y",
+                xs=len(xs),
+                ys=len(ys),
+            )
         self.series.append({"kind": kind, "xs": xs, "ys": ys, "label": label})
         return self
 
@@ -125,7 +133,11 @@ class Figure:
         """The figure as standalone SVG text."""
         points = [p for s in self.series for p in self._points(s)]
         if not points:
-            raise ValueError("nothing to draw: add a series with at least one finite value")
+            raise said(
+                ValueError,
+                "plot.nothingToDraw",
+                "nothing to draw: add a series with at least one finite value",
+            )
         frame = _Frame(self, points)
         title = escape(self.title or "figure")
         w, h = self.width, self.height
@@ -283,7 +295,12 @@ class Progress:
 
     def __init__(self, done, total, label=""):
         if total <= 0:
-            raise ValueError(f"a progress bar needs a positive total, got {total}")
+            raise said(
+                ValueError,
+                "plot.progressTotal",
+                f"a progress bar needs a positive total, got {total}",
+                total=total,
+            )
         self.done, self.total, self.label = min(max(done, 0), total), total, label
 
     @property

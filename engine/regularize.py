@@ -15,6 +15,7 @@ Weight decay is the other regulariser of day 37: `engine.batched.AdamW`.
 
 from numbers import Real
 
+from .errors import said
 from .tensor import Tensor, _accumulate
 
 __all__ = ["dropout"]
@@ -28,13 +29,27 @@ def dropout(x, p, rng=None, training=True):
     With `training=False` or p = 0, `x` itself is returned and `rng` is not used.
     """
     if not isinstance(x, Tensor):
-        raise TypeError(f"dropout takes a Tensor, got {type(x).__name__}: wrap it in Tensor(...)")
+        raise said(
+            TypeError,
+            "regularize.dropoutNotTensor",
+            f"dropout takes a Tensor, got {type(x).__name__}: wrap it in Tensor(...)",
+            type=type(x).__name__,
+        )
     if isinstance(p, bool) or not isinstance(p, Real) or not 0.0 <= p < 1.0:
-        raise ValueError(f"the dropout probability p must be a number in [0, 1), got {p!r}")
+        raise said(
+            ValueError,
+            "regularize.dropoutP",
+            f"the dropout probability p must be a number in [0, 1), got {p!r}",
+            p=repr(p),
+        )
     if not training or p == 0:
         return x
     if rng is None or not hasattr(rng, "random"):
-        raise TypeError("dropout in training needs rng, a random.Random: e.g. random.Random(0)")
+        raise said(
+            TypeError,
+            "regularize.dropoutRng",
+            "dropout in training needs rng, a random.Random: e.g. random.Random(0)",
+        )
     scale = 1.0 / (1.0 - p)
     mask = [0.0 if rng.random() < p else scale for _ in x.data]
 

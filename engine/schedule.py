@@ -21,6 +21,8 @@ The course's schedule is a linear warmup followed by a decay to a floor, as in n
 
 import math
 
+from .errors import said
+
 __all__ = ["lr_at"]
 
 DECAYS = ("cosine", "linear", "constant")
@@ -36,15 +38,33 @@ def lr_at(step, warmup, steps, lr_max, lr_min=0.0, decay="cosine"):
     ("constant"); at and after `steps` it stays at lr_min.
     """
     if not (isinstance(warmup, int) and isinstance(steps, int)) or not 0 <= warmup < steps:
-        raise ValueError(
-            f"need whole numbers 0 <= warmup < steps, got warmup={warmup!r}, steps={steps!r}"
+        raise said(
+            ValueError,
+            "schedule.warmup",
+            f"need whole numbers 0 <= warmup < steps, got warmup={warmup!r}, steps={steps!r}",
+            warmup=repr(warmup),
+            steps=repr(steps),
         )
     if step < 0:
-        raise ValueError(f"step counts from 0, got {step!r}")
+        raise said(
+            ValueError, "schedule.step", f"step counts from 0, got {step!r}", step=repr(step)
+        )
     if not 0 <= lr_min <= lr_max:
-        raise ValueError(f"need 0 <= lr_min <= lr_max, got lr_min={lr_min!r}, lr_max={lr_max!r}")
+        raise said(
+            ValueError,
+            "schedule.lrRange",
+            f"need 0 <= lr_min <= lr_max, got lr_min={lr_min!r}, lr_max={lr_max!r}",
+            lr_min=repr(lr_min),
+            lr_max=repr(lr_max),
+        )
     if decay not in DECAYS:
-        raise ValueError(f"decay must be one of {DECAYS}, got {decay!r}")
+        raise said(
+            ValueError,
+            "schedule.decay",
+            f"decay must be one of {DECAYS}, got {decay!r}",
+            decays=DECAYS,
+            decay=repr(decay),
+        )
     if step < warmup:
         return lr_max * (step + 1) / warmup
     if step >= steps:

@@ -27,6 +27,8 @@ import random
 from numbers import Real
 from operator import add, mul, neg, sub, truediv
 
+from .errors import said
+
 __all__ = ["Tensor", "broadcast_shape", "cross_entropy", "softmax", "stack_rows"]
 
 
@@ -56,9 +58,16 @@ def broadcast_shape(a, b):
         sa = a[-i] if i <= len(a) else 1
         sb = b[-i] if i <= len(b) else 1
         if sa != sb and 1 not in (sa, sb):
-            raise ValueError(
+            raise said(
+                ValueError,
+                "tensor.broadcast",
                 f"shapes {a} and {b} cannot be broadcast: axis -{i} has sizes {sa} and {sb}; "
-                "sizes must be equal or one of them 1 (reshape one of the tensors)"
+                "sizes must be equal or one of them 1 (reshape one of the tensors)",
+                a=a,
+                b=b,
+                axis=i,
+                sa=sa,
+                sb=sb,
             )
         out.append(max(sa, sb))
     return tuple(reversed(out))
@@ -89,23 +98,40 @@ def _flatten(data):
     if isinstance(data, Real) and not isinstance(data, bool):
         return [float(data)], ()
     if isinstance(data, Tensor):
-        raise TypeError("Tensor(...) got a Tensor; use it as it is, or .tolist() it first")
+        raise said(
+            TypeError,
+            "tensor.gotTensor",
+            "Tensor(...) got a Tensor; use it as it is, or .tolist() it first",
+        )
     if not isinstance(data, (list, tuple)) or not data:
-        raise TypeError(
-            f"a Tensor is made from a number or from nested lists of numbers, got {data!r}"
+        raise said(
+            TypeError,
+            "tensor.notData",
+            f"a Tensor is made from a number or from nested lists of numbers, got {data!r}",
+            data=repr(data),
         )
     parts = [_flatten(d) for d in data]
     shape = parts[0][1]
     if any(s != shape for _, s in parts):
-        raise ValueError(
-            f"the rows of a Tensor must all have one shape; got shapes {sorted({s for _, s in parts})}"
+        raise said(
+            ValueError,
+            "tensor.ragged",
+            f"the rows of a Tensor must all have one shape; got shapes {sorted({s for _, s in parts})}",
+            shapes=sorted({s for _, s in parts}),
         )
     return [x for flat, _ in parts for x in flat], (len(data), *shape)
 
 
 def _axis(axis, ndim):
     if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is outside a tensor of {ndim} axes (use 0..{ndim - 1})")
+        raise said(
+            ValueError,
+            "tensor.axis",
+            f"axis {axis} is outside a tensor of {ndim} axes (use 0..{ndim - 1})",
+            axis=axis,
+            ndim=ndim,
+            last=ndim - 1,
+        )
     return axis % ndim
 
 
@@ -127,7 +153,13 @@ class Tensor:
         else:
             shape = tuple(shape)
             if len(data) != _size(shape):
-                raise ValueError(f"{len(data)} numbers cannot fill a tensor of shape {shape}")
+                raise said(
+                    ValueError,
+                    "tensor.fill",
+                    f"{len(data)} numbers cannot fill a tensor of shape {shape}",
+                    n=len(data),
+                    shape=shape,
+                )
             data = [float(x) for x in data] if not _children else data
         self.data = data
         self.shape = shape
@@ -159,8 +191,11 @@ class Tensor:
 
     def item(self):
         if len(self.data) != 1:
-            raise ValueError(
-                f"item() needs a tensor of one number, this one has shape {self.shape}"
+            raise said(
+                ValueError,
+                "tensor.item",
+                f"item() needs a tensor of one number, this one has shape {self.shape}",
+                shape=self.shape,
             )
         return self.data[0]
 
@@ -175,7 +210,7 @@ class Tensor:
 
     def __len__(self):
         if not self.shape:
-            raise TypeError("a tensor of shape () has no length")
+            raise said(TypeError, "tensor.noLength", "a tensor of shape () has no length")
         return self.shape[0]
 
     # -- element-wise operations, with broadcasting ----------------------------------------
@@ -245,7 +280,11 @@ class Tensor:
 
     def __pow__(self, k):
         if not isinstance(k, Real):
-            raise TypeError("Tensor ** k needs a plain number k (the exponent gets no gradient)")
+            raise said(
+                TypeError,
+                "tensor.powNotNumber",
+                "Tensor ** k needs a plain number k (the exponent gets no gradient)",
+            )
         data = [x**k for x in self.data]
         return self._unary(data, [k * x ** (k - 1) for x in self.data], f"**{k}")
 
@@ -255,7 +294,11 @@ class Tensor:
 
     def log(self):
         if any(x <= 0 for x in self.data):
-            raise ValueError("log of a number <= 0 is undefined; the tensor holds one")
+            raise said(
+                ValueError,
+                "tensor.logNotPositive",
+                "log of a number <= 0 is undefined; the tensor holds one",
+            )
         return self._unary([math.log(x) for x in self.data], [1 / x for x in self.data], "log")
 
     def tanh(self):
@@ -315,7 +358,13 @@ class Tensor:
             known = _size([s for s in shape if s != -1])
             shape = tuple(len(self.data) // known if s == -1 else s for s in shape)
         if _size(shape) != len(self.data):
-            raise ValueError(f"cannot reshape a tensor of shape {self.shape} into {shape}")
+            raise said(
+                ValueError,
+                "tensor.reshape",
+                f"cannot reshape a tensor of shape {self.shape} into {shape}",
+                shape=self.shape,
+                into=shape,
+            )
 
         def backward(g):
             _accumulate(self, g, None)
@@ -325,7 +374,13 @@ class Tensor:
     def permute(self, *axes):
         """The axes in a new order: out.shape[i] = self.shape[axes[i]]."""
         if sorted(axes) != list(range(self.ndim)):
-            raise ValueError(f"permute needs each of the axes 0..{self.ndim - 1} once, got {axes}")
+            raise said(
+                ValueError,
+                "tensor.permute",
+                f"permute needs each of the axes 0..{self.ndim - 1} once, got {axes}",
+                last=self.ndim - 1,
+                axes=axes,
+            )
         shape = tuple(self.shape[a] for a in axes)
         strides = _strides(self.shape)
         index = [0]
@@ -358,17 +413,27 @@ class Tensor:
         """(..., n, k) @ (..., k, m) -> (..., n, m). The leading axes broadcast; a 2-D right
         side (k, m) is shared by every matrix of the left side."""
         if not isinstance(other, Tensor):
-            raise TypeError("@ needs two Tensors")
+            raise said(TypeError, "tensor.matmulNotTensor", "@ needs two Tensors")
         a, b = self, other
         if a.ndim < 2 or b.ndim < 2:
-            raise ValueError(
-                f"@ needs tensors of 2 or more axes, got shapes {a.shape} and {b.shape}"
+            raise said(
+                ValueError,
+                "tensor.matmulAxes",
+                f"@ needs tensors of 2 or more axes, got shapes {a.shape} and {b.shape}",
+                a=a.shape,
+                b=b.shape,
             )
         (n, k), (k2, m) = a.shape[-2:], b.shape[-2:]
         if k != k2:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "tensor.matmulShapes",
                 f"@ cannot multiply {a.shape} by {b.shape}: the last axis of the left ({k}) "
-                f"must equal the second-to-last of the right ({k2})"
+                f"must equal the second-to-last of the right ({k2})",
+                a=a.shape,
+                b=b.shape,
+                k=k,
+                k2=k2,
             )
         if b.ndim == 2:  # every row of every matrix of `a` times one matrix: one big product
             rows = _size(a.shape[:-1])
@@ -410,12 +475,24 @@ class Tensor:
         nested lists of them; the result's shape is ids' shape + (columns,). Backward: each
         picked row's gradient is added to that row (a row picked twice gets both)."""
         if self.ndim != 2:
-            raise ValueError(f"rows() picks rows of a 2-D tensor, this one has shape {self.shape}")
+            raise said(
+                ValueError,
+                "tensor.rowsNot2d",
+                f"rows() picks rows of a 2-D tensor, this one has shape {self.shape}",
+                shape=self.shape,
+            )
         flat, shape = _flatten_ids(ids)
         n, c = self.shape
         for i in flat:
             if not 0 <= i < n:
-                raise IndexError(f"row {i} is outside a tensor of {n} rows (0..{n - 1})")
+                raise said(
+                    IndexError,
+                    "tensor.rowOutside",
+                    f"row {i} is outside a tensor of {n} rows (0..{n - 1})",
+                    row=i,
+                    n=n,
+                    last=n - 1,
+                )
         data = [x for i in flat for x in self.data[i * c : (i + 1) * c]]
 
         def backward(g):
@@ -432,7 +509,13 @@ class Tensor:
         broadcast to this shape) is true; those places pass no gradient back."""
         mask = mask if isinstance(mask, Tensor) else Tensor(_as_numbers(mask))
         if broadcast_shape(self.shape, mask.shape) != self.shape:
-            raise ValueError(f"a mask of shape {mask.shape} does not fit a tensor of {self.shape}")
+            raise said(
+                ValueError,
+                "tensor.mask",
+                f"a mask of shape {mask.shape} does not fit a tensor of {self.shape}",
+                mask=mask.shape,
+                shape=self.shape,
+            )
         flags = mask.data
         if mask.shape != self.shape:
             flags = [flags[i] for i in _expand_index(mask.shape, self.shape)]
@@ -452,9 +535,12 @@ class Tensor:
 
         `self` must hold one number (a loss)."""
         if len(self.data) != 1:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "tensor.backwardNotScalar",
                 f"backward() starts from one number (a loss), this tensor has shape {self.shape}; "
-                "reduce it first, e.g. loss = x.mean()"
+                "reduce it first, e.g. loss = x.mean()",
+                shape=self.shape,
             )
         order, seen = [], set()
         stack = [(self, False)]
@@ -516,11 +602,18 @@ def _flatten_ids(ids):
     if isinstance(ids, int) and not isinstance(ids, bool):
         return [ids], ()
     if not isinstance(ids, (list, tuple)) or not ids:
-        raise TypeError(f"row ids are an int or nested lists of ints, got {ids!r}")
+        raise said(
+            TypeError,
+            "tensor.rowIds",
+            f"row ids are an int or nested lists of ints, got {ids!r}",
+            ids=repr(ids),
+        )
     parts = [_flatten_ids(i) for i in ids]
     shape = parts[0][1]
     if any(s != shape for _, s in parts):
-        raise ValueError("nested lists of row ids must all have one shape")
+        raise said(
+            ValueError, "tensor.rowIdsRagged", "nested lists of row ids must all have one shape"
+        )
     return [i for flat, _ in parts for i in flat], (len(ids), *shape)
 
 
@@ -560,17 +653,32 @@ def cross_entropy(logits, targets):
 
     One node: its backward pass gives row r the gradient (softmax(logits[r]) - onehot) / N."""
     if logits.ndim != 2:
-        raise ValueError(
-            f"cross_entropy takes (N, V) logits, got shape {logits.shape}: reshape first"
+        raise said(
+            ValueError,
+            "tensor.crossEntropyShape",
+            f"cross_entropy takes (N, V) logits, got shape {logits.shape}: reshape first",
+            shape=logits.shape,
         )
     n, v = logits.shape
     targets = list(targets)
     if len(targets) != n:
-        raise ValueError(f"{n} rows of logits need {n} targets, got {len(targets)}")
+        raise said(
+            ValueError,
+            "tensor.targetsCount",
+            f"{n} rows of logits need {n} targets, got {len(targets)}",
+            n=n,
+            got=len(targets),
+        )
     total, grad = 0.0, []
     for r, t in enumerate(targets):
         if not 0 <= t < v:
-            raise IndexError(f"target {t} is not an index of the {v} logits")
+            raise said(
+                IndexError,
+                "tensor.target",
+                f"target {t} is not an index of the {v} logits",
+                target=t,
+                v=v,
+            )
         z = logits.data[r * v : (r + 1) * v]
         top = max(z)
         log_sum = top + math.log(sum(math.exp(zi - top) for zi in z))
@@ -590,7 +698,7 @@ def stack_rows(tensors):
     tensors = list(tensors)
     c = tensors[0].shape
     if any(t.shape != c or len(c) != 1 for t in tensors):
-        raise ValueError("stack_rows needs tensors of one shape (C,)")
+        raise said(ValueError, "tensor.stackRows", "stack_rows needs tensors of one shape (C,)")
     width = c[0]
 
     def backward(g):

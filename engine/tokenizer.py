@@ -24,6 +24,8 @@ API (stable; lessons import it):
     Tokenizer.from_text(docs) -> Tokenizer      every character that occurs, sorted
 """
 
+from .errors import said
+
 __all__ = ["Tokenizer", "BOS_SYMBOL"]
 
 BOS_SYMBOL = "."  # how BOS is printed; it is not a character of any name
@@ -35,11 +37,25 @@ class Tokenizer:
     def __init__(self, chars="abcdefghijklmnopqrstuvwxyz"):
         chars = "".join(chars)
         if not chars:
-            raise ValueError("a tokenizer needs at least one character, e.g. Tokenizer('ab')")
+            raise said(
+                ValueError,
+                "tokenizer.empty",
+                "a tokenizer needs at least one character, e.g. Tokenizer('ab')",
+            )
         if len(set(chars)) != len(chars):
-            raise ValueError(f"characters must be distinct, got {chars!r}")
+            raise said(
+                ValueError,
+                "tokenizer.repeated",
+                f"characters must be distinct, got {chars!r}",
+                chars=repr(chars),
+            )
         if BOS_SYMBOL in chars:
-            raise ValueError(f"{BOS_SYMBOL!r} is reserved for printing BOS; remove it from chars")
+            raise said(
+                ValueError,
+                "tokenizer.bosReserved",
+                f"{BOS_SYMBOL!r} is reserved for printing BOS; remove it from chars",
+                symbol=repr(BOS_SYMBOL),
+            )
         self.chars = chars
         self.bos = len(chars)
         self.vocab_size = len(chars) + 1
@@ -55,16 +71,27 @@ class Tokenizer:
         try:
             ids = [self._id[c] for c in text]
         except KeyError as err:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "tokenizer.notInVocabulary",
                 f"{err.args[0]!r} in {text!r} is not in the vocabulary {self.chars!r}; "
-                "lowercase the text and keep only these characters"
+                "lowercase the text and keep only these characters",
+                char=repr(err.args[0]),
+                text=repr(text),
+                chars=repr(self.chars),
             ) from None
         return [self.bos, *ids, self.bos] if bos else ids
 
     def symbol(self, token_id):
         """One token as text: its character, or "." for BOS."""
         if not 0 <= token_id < self.vocab_size:
-            raise ValueError(f"token id {token_id} is outside 0..{self.vocab_size - 1}")
+            raise said(
+                ValueError,
+                "tokenizer.tokenId",
+                f"token id {token_id} is outside 0..{self.vocab_size - 1}",
+                token=token_id,
+                last=self.vocab_size - 1,
+            )
         return BOS_SYMBOL if token_id == self.bos else self.chars[token_id]
 
     def decode(self, ids, skip_bos=False):

@@ -12,20 +12,32 @@ cycles and makes the backward pass a single loop (see the "making it fast" lesso
 import math
 from numbers import Real
 
+from .errors import said
+
 __all__ = ["Value", "zero_grad"]
 
 
-def _as_float(data, what="Value"):
-    """Return `data` as a float, or raise a TypeError that says what was wrong."""
+def _as_float(data, what="Value", about="value"):
+    """Return `data` as a float, or raise a TypeError that says what was wrong. `what` names
+    the number in the English message, `about` its page messages (value.* or exponent.*)."""
     if type(data) is float:
         return data
     if isinstance(data, Value):
-        raise TypeError(f"{what} got a Value ({data!r}); pass a plain number, e.g. its .data.")
+        raise said(
+            TypeError,
+            f"{about}.gotValue",
+            f"{what} got a Value ({data!r}); pass a plain number, e.g. its .data.",
+            data=repr(data),
+        )
     if isinstance(data, Real):
         return float(data)
-    raise TypeError(
+    raise said(
+        TypeError,
+        f"{about}.notReal",
         f"{what} needs a real number (int or float), got {data!r} of type "
-        f"{type(data).__name__}. Convert it first, e.g. Value(float(x))."
+        f"{type(data).__name__}. Convert it first, e.g. Value(float(x)).",
+        data=repr(data),
+        type=type(data).__name__,
     )
 
 
@@ -65,50 +77,72 @@ class Value:
 
     def __pow__(self, k):
         if isinstance(k, Value):
-            raise TypeError(
+            raise said(
+                TypeError,
+                "value.powValue",
                 "Value ** Value is not supported: the exponent would get no gradient. "
-                "Use a plain number as the exponent, or write b ** x as (x * math.log(b)).exp()."
+                "Use a plain number as the exponent, or write b ** x as (x * math.log(b)).exp().",
             )
-        k = _as_float(k, "the exponent of **")
+        k = _as_float(k, "the exponent of **", "exponent")
         x = self.data
         if x == 0.0 and k < 0:
-            raise ZeroDivisionError(
-                f"0.0 ** {k} is undefined: the base is zero and the power negative."
+            raise said(
+                ZeroDivisionError,
+                "value.zeroToNegative",
+                f"0.0 ** {k} is undefined: the base is zero and the power negative.",
+                k=k,
             )
         if x == 0.0 and 0 < k < 1:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "value.infiniteSlope",
                 f"0.0 ** {k} has an infinite slope, so no gradient can flow back: "
-                f"keep the base away from zero, e.g. (x + 1e-8) ** {k}."
+                f"keep the base away from zero, e.g. (x + 1e-8) ** {k}.",
+                k=k,
             )
         if x < 0.0 and not k.is_integer():
-            raise ValueError(
-                f"{x} ** {k} is not a real number: a negative base needs a whole-number exponent."
+            raise said(
+                ValueError,
+                "value.notRealPower",
+                f"{x} ** {k} is not a real number: a negative base needs a whole-number exponent.",
+                x=x,
+                k=k,
             )
         try:
             # x ** 0 is 1 everywhere, so its slope is 0 (even at x = 0, where x ** -1 is not).
             local = k * x ** (k - 1) if k != 0.0 else 0.0
             return Value(x**k, (self,), (local,), f"**{k:g}")
         except OverflowError:
-            raise OverflowError(
-                f"{x} ** {k} is too large for a float. Scale the input down first."
+            raise said(
+                OverflowError,
+                "value.powOverflow",
+                f"{x} ** {k} is too large for a float. Scale the input down first.",
+                x=x,
+                k=k,
             ) from None
 
     def exp(self):
         try:
             e = math.exp(self.data)
         except OverflowError:
-            raise OverflowError(
+            raise said(
+                OverflowError,
+                "value.expOverflow",
                 f"exp({self.data}) is too large for a float (inputs above about 709.78 overflow). "
-                "Scale the input down, e.g. subtract the maximum before exp as in softmax."
+                "Scale the input down, e.g. subtract the maximum before exp as in softmax.",
+                x=self.data,
             ) from None
         return Value(e, (self,), (e,), "exp")
 
     def log(self):
         x = self.data
         if x <= 0.0:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "value.logNotPositive",
                 f"log({x}) is undefined: log needs a positive input. "
-                "Clamp it first, e.g. add a small epsilon to probabilities."
+                "Clamp it first, e.g. add a small epsilon to probabilities.",
+                x=x,
             )
         return Value(math.log(x), (self,), (1.0 / x,), "log")
 
@@ -178,7 +212,13 @@ class Value:
             return self * other**-1.0
         other = _as_float(other)  # a plain constant stays one leaf
         if other == 0.0:
-            raise ZeroDivisionError(f"{self.data} / {other}: division by zero.")
+            raise said(
+                ZeroDivisionError,
+                "value.divideByZero",
+                f"{self.data} / {other}: division by zero.",
+                x=self.data,
+                y=other,
+            )
         return self * (1.0 / other)
 
     def __radd__(self, other):
@@ -194,9 +234,12 @@ class Value:
         return other * self**-1.0
 
     def __rpow__(self, base):
-        raise TypeError(
+        raise said(
+            TypeError,
+            "value.numberPowValue",
             f"{base!r} ** Value is not supported: the exponent would get no gradient. "
-            f"Write it as (x * math.log({base!r})).exp() instead."
+            f"Write it as (x * math.log({base!r})).exp() instead.",
+            base=repr(base),
         )
 
 

@@ -6,7 +6,8 @@ So each check declares the view of the engine its cases may see (grader/README.m
 
     ENGINE = {"value": (), "gpt": ("gpt", "document_loss")}   # module: names hidden
 
-The sandbox then holds engine/__init__.py and those modules, each cut as follows, and
+The sandbox then holds engine/__init__.py, engine/errors.py (how the engine's errors name
+their page messages) and those modules, each cut as follows, and
 every other module of engine/ is a stub whose import raises ImportError.
 
 - A hidden name (a top-level function or class) is cut out of the source, and so is
@@ -25,6 +26,7 @@ import functools
 from pathlib import Path
 
 PACKAGE = "__init__"
+ALWAYS = (PACKAGE, "errors")  # staged in every view: engine.errors holds no answer
 MESSAGE = "{} is not available in this exercise: write it yourself"
 
 
@@ -61,7 +63,7 @@ def _build(key, sources):
     unknown = set(view) - set(sources) | ({PACKAGE} & set(view))
     if unknown:
         raise ViewError(f"no engine module {sorted(unknown)} (the engine has {sorted(sources)})")
-    staged = {PACKAGE, *view}
+    staged = {*ALWAYS, *view}
     removed = {}  # module -> names that module no longer has
 
     def build(module, seen=()):

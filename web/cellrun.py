@@ -104,6 +104,7 @@ def _error(exc):
             "type": type(exc).__name__,
             "message": str(exc),
             "traceback": format_exception(exc),
+            **_named_message(exc),  # its page message, when it names one (engine.errors)
         },
     }
 
@@ -111,7 +112,8 @@ def _error(exc):
 def run(code, key, filename):
     """Run `code` in page `key`'s namespace; return a JSON result.
 
-    {"ok": true} or {"ok": false, "interrupted": bool, "error": {type, message, traceback}}.
+    {"ok": true} or {"ok": false, "interrupted": bool, "error": {type, message, traceback}};
+    the error also has "key" and "values" when the exception names its page message.
     """
     # Everything inside the try: Stop's SIGINT may land on any line, the first included.
     try:

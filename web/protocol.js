@@ -50,7 +50,7 @@
 
 /** A Python error. `key` and `values`: its page message (web/locales/*.json), when the
  *  exception names one (engine.mine's MyEngineError, explorer.model's RequestError;
- *  cellrun.keyed_error), said by i18n.js's say.
+ *  cellrun.keyed_error; a cell's engine.errors.said error, cellrun.run), said by i18n.js's say.
  * @typedef {{type: string, message: string, traceback: string, key?: string,
  *   values?: Record<string, unknown>}} PythonError */
 

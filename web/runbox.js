@@ -8,6 +8,7 @@ import { Output } from "./output.js";
 import { button } from "./button.js";
 import { RunStatus } from "./runstatus.js";
 import { t } from "./i18n.js";
+import { errorText } from "./errortext.js";
 
 export class RunBox {
   constructor(el, ctx) {
@@ -91,10 +92,11 @@ export class RunBox {
     this.runStatus.progress(progress);
   }
 
-  /** A run that raised: its traceback (or its type and message) in the output. */
+  /** A run that raised: its traceback (or its type and message) in the output, an engine
+   *  error's message in the page's language (errortext.js). */
   showError(reply) {
     if (reply.error?.type === "MissingChecks") this.output.error(t("exercise.missingChecks"));
-    else this.output.error(reply.error?.traceback || `${reply.error?.type}: ${reply.error?.message}`);
+    else this.output.error(errorText(reply.error));
   }
 
   stop() {

@@ -1,0 +1,306 @@
+"""The engine's errors carry their page message (engine.errors.said; web/locales/*.json, keys
+"engine.error.*"): a lesson page on a Russian or Estonian page says them in its language. Each
+is raised here for real: its key is the one expected, its English page message filled with its
+values is str(exc) word for word, and every other language fills every placeholder. The
+converted modules raise no plain English message a page could not translate."""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine import Value, batched, boundary, data, diagnostics, plot
+from engine import batched_gpt as bg
+from engine import gpt as g
+from engine.gradcheck import gradcheck, numerical_grad
+from engine.nn import Neuron
+from engine.optim import SGD, Adam
+from engine.regularize import dropout
+from engine.schedule import lr_at
+from engine.tensor import Tensor, broadcast_shape, cross_entropy, stack_rows
+from engine.tokenizer import Tokenizer
+from tests.i18n.page_messages import catalog, render
+
+ROOT = Path(__file__).resolve().parents[2]
+# The modules whose every error names its page message.
+CONVERTED = [
+    "value.py",
+    "nn.py",
+    "optim.py",
+    "tensor.py",
+    "gpt.py",
+    "tokenizer.py",
+    "schedule.py",
+    "regularize.py",
+    "data.py",
+    "diagnostics.py",
+    "gradcheck.py",
+    "batched.py",
+    "batched_gpt.py",
+    "boundary.py",
+    "plot.py",
+]
+
+
+def _params():
+    return [Value(1.0)]
+
+
+def _model():
+    return g.init_gpt(g.GPTConfig(vocab_size=5, n_embd=4, n_head=2, block_size=3))
+
+
+class _Tokenizer:
+    vocab_size = 9
+
+
+def _t(*shape):
+    return Tensor.zeros(*shape)
+
+
+# (what raises, the page message it names): every raise site of the converted modules.
+RAISES = [
+    (lambda: Value("2.0"), "value.notReal"),
+    (lambda: Value(1.0) + None, "value.notReal"),
+    (lambda: Value(Value(1.0)), "value.gotValue"),
+    (lambda: Value(2.0) ** "3", "exponent.notReal"),
+    (lambda: Value(2.0) ** [3], "exponent.notReal"),
+    (lambda: Value(2.0) ** Value(3.0), "value.powValue"),
+    (lambda: Value(0.0) ** -1, "value.zeroToNegative"),
+    (lambda: Value(0.0) ** 0.5, "value.infiniteSlope"),
+    (lambda: Value(-2.0) ** 0.5, "value.notRealPower"),
+    (lambda: Value(1e200) ** 3, "value.powOverflow"),
+    (lambda: Value(1000.0).exp(), "value.expOverflow"),
+    (lambda: Value(0.0).log(), "value.logNotPositive"),
+    (lambda: Value(3.0) / 0, "value.divideByZero"),
+    (lambda: 2 ** Value(3.0), "value.numberPowValue"),
+    (lambda: Neuron(2, act="sigmoid"), "nn.act"),
+    (lambda: Neuron(2)([1.0]), "nn.inputs"),
+    (lambda: SGD([]), "optim.noParameters"),
+    (lambda: SGD(_params(), lr=0), "optim.lr"),
+    (lambda: SGD(_params(), momentum=1.0), "optim.momentum"),
+    (lambda: Adam(_params(), betas=(0.9, 1.5)), "optim.betas"),
+    (lambda: broadcast_shape((2, 3), (4,)), "tensor.broadcast"),
+    (lambda: Tensor(_t(2)), "tensor.gotTensor"),
+    (lambda: Tensor("12"), "tensor.notData"),
+    (lambda: Tensor([[1.0], [1.0, 2.0]]), "tensor.ragged"),
+    (lambda: _t(2, 3).sum(axis=2), "tensor.axis"),
+    (lambda: Tensor([1.0, 2.0, 3.0], (2, 2)), "tensor.fill"),
+    (lambda: _t(2).item(), "tensor.item"),
+    (lambda: len(Tensor(1.0)), "tensor.noLength"),
+    (lambda: _t(2) ** _t(2), "tensor.powNotNumber"),
+    (lambda: _t(2).log(), "tensor.logNotPositive"),
+    (lambda: _t(2, 3).reshape(4, 2), "tensor.reshape"),
+    (lambda: _t(2, 3).permute(0, 0), "tensor.permute"),
+    (lambda: _t(2, 2) @ [[1.0]], "tensor.matmulNotTensor"),
+    (lambda: _t(2) @ _t(2, 2), "tensor.matmulAxes"),
+    (lambda: _t(2, 3) @ _t(2, 3), "tensor.matmulShapes"),
+    (lambda: _t(3).rows([0]), "tensor.rowsNot2d"),
+    (lambda: _t(3, 2).rows([0, 5]), "tensor.rowOutside"),
+    (lambda: _t(1, 2).masked_fill([[True, False], [False, True]], 0.0), "tensor.mask"),
+    (lambda: _t(2).backward(), "tensor.backwardNotScalar"),
+    (lambda: _t(3, 2).rows(["0"]), "tensor.rowIds"),
+    (lambda: _t(3, 2).rows([[0], [0, 1]]), "tensor.rowIdsRagged"),
+    (lambda: cross_entropy(_t(3), [0]), "tensor.crossEntropyShape"),
+    (lambda: cross_entropy(_t(2, 3), [0]), "tensor.targetsCount"),
+    (lambda: cross_entropy(_t(1, 3), [3]), "tensor.target"),
+    (lambda: stack_rows([_t(2), _t(3)]), "tensor.stackRows"),
+    (lambda: g.GPTConfig(n_layer=0), "gpt.configSize"),
+    (lambda: g.GPTConfig(n_embd=6, n_head=4), "gpt.heads"),
+    (lambda: g.dot([Value(1.0)], []), "gpt.dot"),
+    (lambda: g.linear([Value(1.0)], [[Value(1.0), Value(2.0)]]), "gpt.linear"),
+    (lambda: g.softmax([]), "gpt.softmaxEmpty"),
+    (lambda: g.cross_entropy([Value(1.0)], 1), "gpt.target"),
+    (lambda: g.mean([]), "gpt.meanEmpty"),
+    (lambda: g.gpt(_model(), 7, 0, *g.new_kv_cache(_model().config)), "gpt.tokenId"),
+    (lambda: g.gpt(_model(), 1, 3, *g.new_kv_cache(_model().config)), "gpt.position"),
+    (lambda: g.gpt(_model(), 1, 1, *g.new_kv_cache(_model().config)), "gpt.kvCache"),
+    (lambda: g.document_loss(_model(), [1]), "gpt.shortSequence"),
+    (lambda: g.evaluate(_model(), []), "gpt.evaluateEmpty"),
+    (lambda: g.lr_at(5, 5, 0.01), "gpt.step"),
+    (lambda: g.train_step(_model(), None, [], 0.01), "gpt.emptyBatch"),
+    (lambda: next(g.training(_model(), [])), "gpt.noSequences"),
+    (lambda: next(g.training(_model(), [[1, 2]], steps=0)), "gpt.stepsBatch"),
+    (lambda: g.next_token_probs([1.0], temperature=-1), "gpt.temperature"),
+    (lambda: g.filter_probs([1.0], top_k=0), "gpt.topK"),
+    (lambda: g.filter_probs([1.0], top_p=2), "gpt.topP"),
+    (lambda: g.filter_probs([0.0, 0.0]), "gpt.probs"),
+    (lambda: g.sample(_model(), _Tokenizer(), None), "gpt.tokenizer"),
+    (lambda: Tokenizer(""), "tokenizer.empty"),
+    (lambda: Tokenizer("aba"), "tokenizer.repeated"),
+    (lambda: Tokenizer("a."), "tokenizer.bosReserved"),
+    (lambda: Tokenizer("ab").encode("abC"), "tokenizer.notInVocabulary"),
+    (lambda: Tokenizer("ab").symbol(3), "tokenizer.tokenId"),
+    (lambda: lr_at(0, 5, 5, 0.01), "schedule.warmup"),
+    (lambda: lr_at(-1, 1, 5, 0.01), "schedule.step"),
+    (lambda: lr_at(0, 1, 5, 0.01, lr_min=0.1), "schedule.lrRange"),
+    (lambda: lr_at(0, 1, 5, 0.01, decay="step"), "schedule.decay"),
+    (lambda: dropout([1.0], 0.5), "regularize.dropoutNotTensor"),
+    (lambda: dropout(_t(2), 1.0), "regularize.dropoutP"),
+    (lambda: dropout(_t(2), 0.5), "regularize.dropoutRng"),
+    (lambda: data.load_names("/no/such/names.txt"), "data.noNamesFile"),
+    (lambda: data.split_names(["a"], fraction=2), "data.fraction"),
+    (lambda: data.split_three(["a"], fractions=(0.5, 0.5)), "data.fractions"),
+    (lambda: data.split_three(["a"], fractions=(0.5, 0.5, 0.5)), "data.fractionsSum"),
+    (lambda: diagnostics.mean([None]), "diagnostics.notNumbers"),
+    (lambda: diagnostics.mean([]), "diagnostics.empty"),
+    (lambda: diagnostics.update_ratio([1.0], [1.0, 2.0]), "diagnostics.lengths"),
+    (lambda: diagnostics.update_ratio([1.0, 1.0], [1.0, 2.0]), "diagnostics.zeroSpread"),
+    (lambda: diagnostics.histogram([1.0, 2.0], bins=0), "diagnostics.histogram"),
+    (lambda: gradcheck(lambda v: 1.0, [1.0]), "gradcheck.notValue"),
+    (lambda: numerical_grad(lambda v: 1.0, [1.0]), "gradcheck.notValue"),
+    (lambda: batched.MLPLM(_t(5, 2), _t(4, 3), None, None, None, 3), "batched.w1Columns"),
+    (lambda: batched.batch([[0]], [1], 2, None), "batched.batchSize"),
+    (lambda: batched.AdamW([_t(2)], weight_decay=-1), "batched.weightDecay"),
+    (lambda: bg.causal_mask(0), "batchedGpt.causalMask"),
+    (lambda: bg.attention(_t(1, 2, 6), None, None, None, None, 4), "batchedGpt.heads"),
+    (lambda: bg.forward(None, g.GPTConfig(), [1, 2]), "batchedGpt.idxNotBatch"),
+    (lambda: bg.forward(None, g.GPTConfig(), [[1, 2], [1]]), "batchedGpt.lengths"),
+    (lambda: bg.forward(None, g.GPTConfig(block_size=2), [[1, 2, 3]]), "batchedGpt.blockSize"),
+    (lambda: bg.loss(None, g.GPTConfig(), [[1, 2]], [[1]]), "batchedGpt.targetsShape"),
+    (lambda: bg.batch_of_names([[0, 1, 0], [0, 0]]), "batchedGpt.namesLength"),
+    (lambda: boundary.two_moons(1), "boundary.points"),
+    (lambda: boundary.two_moons(10, noise=-1), "boundary.noise"),
+    (lambda: boundary.BoundaryFigure(None, [(0.0, 0.0)], []), "boundary.labels"),
+    (lambda: boundary.BoundaryFigure(None, [], []), "boundary.noPoints"),
+    (lambda: plot.Figure().line([1.0, 2.0], xs=[1.0]), "plot.lengths"),
+    (lambda: plot.Figure().svg(), "plot.nothingToDraw"),
+    (lambda: plot.Progress(0, 0), "plot.progressTotal"),
+]
+
+
+def _raised(raises):
+    with pytest.raises(Exception) as caught:
+        raises()
+    return caught.value
+
+
+@pytest.mark.parametrize("raises, key", RAISES)
+def test_the_english_page_message_is_the_error_word_for_word(raises, key):
+    exc = _raised(raises)
+    assert exc.key == f"engine.error.{key}"
+    assert json.loads(json.dumps(exc.values)) == exc.values  # plain JSON data
+    assert render(exc.key, exc.values, "en") == str(exc)
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+@pytest.mark.parametrize("raises, key", RAISES)
+def test_every_language_says_it_with_its_values(raises, key, lang):
+    exc = _raised(raises)
+    said = render(exc.key, exc.values, lang)  # a KeyError for a value the message lacks
+    assert said != str(exc)
+    assert all(str(value) in said for value in exc.values.values())
+
+
+def test_every_engine_error_on_the_page_is_raised_by_some_site():
+    keys = {key for key in catalog("en") if key.startswith("engine.error.")}
+    assert keys == {f"engine.error.{key}" for _, key in RAISES}
+
+
+def _plain_raises(source):
+    """Lines of `source` that raise an exception built from English text of their own
+    (raise X("...") or raise X(f"...")) instead of through `said`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+            continue
+        call = node.exc
+        if isinstance(call.func, ast.Name) and call.func.id == "said":
+            continue
+        texts = [a for a in call.args if isinstance(a, (ast.JoinedStr, ast.Constant))]
+        if any(isinstance(a, ast.JoinedStr) or isinstance(a.value, str) for a in texts):
+            found.append(node.lineno)
+    return found
+
+
+def test_the_source_check_finds_a_plain_english_raise():
+    source = 'def f(x):\n    raise ValueError(f"bad {x}")\n\ndef g():\n    raise TypeError("no")\n'
+    assert _plain_raises(source) == [2, 5]
+    assert _plain_raises('raise said(ValueError, "a.b", "text")\nraise\n') == []
+
+
+@pytest.mark.parametrize("name", CONVERTED)
+def test_converted_modules_raise_no_plain_english_message(name):
+    assert _plain_raises((ROOT / "engine" / name).read_text("utf-8")) == []
+
+
+def test_a_cell_that_raises_one_hands_the_page_its_message():
+    from web import cellrun
+
+    reply = json.loads(cellrun.run("from engine import Value\nValue('x')\n", "errors", "<cell>"))
+    error = reply["error"]
+    assert error["type"] == "TypeError"
+    assert error["key"] == "engine.error.value.notReal"
+    assert render(error["key"], error["values"], "en") == error["message"]
+    assert error["traceback"].endswith(f"TypeError: {error['message']}\n")
+
+
+def test_a_cell_with_a_plain_error_names_no_message():
+    from web import cellrun
+
+    error = json.loads(cellrun.run("1 / 0\n", "errors", "<cell>"))["error"]
+    assert "key" not in error and "values" not in error
+
+
+# -- what a cell's output shows (web/errortext.js, in Node with the page's message files) ------
+
+NODE = shutil.which("node")
+SCRIPT = """
+import { readFileSync } from "node:fs";
+const [i18n, errortext, lang, errors] = process.argv.slice(2);
+const { setLanguage } = await import(i18n);
+setLanguage(lang);
+const { errorText } = await import(errortext);
+console.log(JSON.stringify(JSON.parse(readFileSync(errors, "utf8")).map(errorText)));
+"""
+
+
+def shown(errors, lang, tmp_path):
+    """Each cell error as the output of a `lang` page shows it."""
+    script, data = tmp_path / "show.mjs", tmp_path / "errors.json"
+    script.write_text(SCRIPT, "utf-8")
+    data.write_text(json.dumps(errors), "utf-8")
+    web = ROOT / "web"
+    done = subprocess.run(
+        [NODE, str(script), (web / "i18n.js").as_uri(), (web / "errortext.js").as_uri(), lang]
+        + [str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def cell_errors():
+    """A cell's engine error and a cell's plain Python error, as cellrun.run reports them."""
+    from web import cellrun
+
+    cells = ["from engine import Value\nx = Value(2.0)\nx ** 'two'\n", "1 / 0\n"]
+    return [json.loads(cellrun.run(code, "shown", "<cell>"))["error"] for code in cells]
+
+
+@pytest.mark.skipif(
+    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
+    reason="needs Node.js and `npm ci` (i18next)",
+)
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+def test_a_cell_shows_an_engine_error_in_the_page_language(cell_errors, lang, tmp_path):
+    keyed, plain = cell_errors
+    engine_error, python_error = shown(cell_errors, lang, tmp_path)
+    assert python_error == plain["traceback"]  # no page message: Python's own text
+    if lang == "en":
+        assert engine_error == keyed["traceback"]
+        return
+    said = render(keyed["key"], keyed["values"], lang)
+    assert said != keyed["message"]
+    head, last = keyed["traceback"].rstrip("\n").rsplit("\n", 1)
+    assert last == f"TypeError: {keyed['message']}"
+    assert engine_error == f"{head}\nTypeError: {said}\n"
