@@ -68,7 +68,7 @@ __all__ = [
     "installed",
     "course_engine",
     "parts_line",
-    "said",
+    "message_in",
     "local_derivatives",
     "speed_ratio",
 ]
@@ -1127,7 +1127,7 @@ def parts_line(rows, lang="en"):
     return " · ".join(items)
 
 
-def said(error, lang="en"):
+def message_in(error, lang="en"):
     """A MyEngineError's message in `lang` ("en", "ru", "et"), as the page says it: its English
     when it names no page message or the language is English."""
     words = _words(lang)

@@ -498,7 +498,7 @@ def my_engine_cell(lang: str = translations.DEFAULT) -> str:
         "            except mine.MyEngineError as error:",
         f"                print({said['refused']!r}.format(error=error))"
         if lang == translations.DEFAULT
-        else f"                print({said['refused']!r}.format(error=mine.said(error, {lang!r})))",
+        else f"                print({said['refused']!r}.format(error=mine.message_in(error, {lang!r})))",
         "            else:",
         f"                print({said['on']!r})",
     ]

@@ -194,8 +194,10 @@ def test_a_refusal_in_a_notebook_is_said_as_its_page_says_it(lang, tmp_path):
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
-    assert [mine.said(e, lang) for e in errors] == json.loads(done.stdout.strip().splitlines()[-1])
-    assert [mine.said(e) for e in errors] == [str(e) for e in errors]
+    assert [mine.message_in(e, lang) for e in errors] == json.loads(
+        done.stdout.strip().splitlines()[-1]
+    )
+    assert [mine.message_in(e) for e in errors] == [str(e) for e in errors]
 
 
 def test_the_engine_s_copy_of_the_page_s_words_is_the_page_s():
@@ -237,5 +239,5 @@ def test_the_notebook_s_my_engine_cell_speaks_its_language(reports, lang, tmp_pa
     refusal = _refusals()[0]
     from engine import mine
 
-    assert mine.said(refusal, lang) in outputs[1][0]
+    assert mine.message_in(refusal, lang) in outputs[1][0]
     assert "syntax error" not in outputs[1][0]
