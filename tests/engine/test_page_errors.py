@@ -10,12 +10,14 @@ import ast
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from engine import Value, batched, boundary, data, diagnostics, plot
 from engine import batched_gpt as bg
+from engine import checkpoint as ckpt
 from engine import gpt as g
 from engine.gradcheck import gradcheck, numerical_grad
 from engine.nn import Neuron
@@ -44,6 +46,7 @@ CONVERTED = [
     "batched_gpt.py",
     "boundary.py",
     "plot.py",
+    "checkpoint.py",
 ]
 
 
@@ -61,6 +64,23 @@ class _Tokenizer:
 
 def _t(*shape):
     return Tensor.zeros(*shape)
+
+
+def _checkpoint(**fields):
+    """Checkpoint JSON text: a valid header for a 3-symbol model with `fields` on top."""
+    config = {"vocab_size": 3, "n_embd": 4, "n_head": 2, "n_layer": 1, "block_size": 3}
+    text = {"format": ckpt.FORMAT, "version": ckpt.VERSION, "config": config, "chars": "ab"}
+    return json.dumps({**text, "params": {}, **fields})
+
+
+_FILES = tempfile.TemporaryDirectory()  # removed when the test run ends
+
+
+def _file(content: bytes):
+    """The path of a new file holding `content`."""
+    path = Path(_FILES.name) / f"{len(list(Path(_FILES.name).iterdir()))}.json"
+    path.write_bytes(content)
+    return path
 
 
 # (what raises, the page message it names): every raise site of the converted modules.
@@ -171,6 +191,22 @@ RAISES = [
     (lambda: plot.Figure().line([1.0, 2.0], xs=[1.0]), "plot.lengths"),
     (lambda: plot.Figure().svg(), "plot.nothingToDraw"),
     (lambda: plot.Progress(0, 0), "plot.progressTotal"),
+    (lambda: ckpt.dumps(_model(), Tokenizer()), "checkpoint.tokenizer"),
+    (lambda: ckpt._matrix("wte", [[1.0]], (2, 2)), "checkpoint.rows"),
+    (lambda: ckpt._matrix("wte", "x", (2, 2)), "checkpoint.rows"),
+    (lambda: ckpt._matrix("wte", [[1.0]], (1, 2)), "checkpoint.entries"),
+    (lambda: ckpt._matrix("wte", [["1"]], (1, 1)), "checkpoint.notNumber"),
+    (lambda: ckpt.loads("{"), "checkpoint.notJson"),
+    (lambda: ckpt.loads("[]"), "checkpoint.format"),
+    (lambda: ckpt.loads(_checkpoint(version=2)), "checkpoint.version"),
+    (lambda: ckpt.loads(json.dumps({"format": ckpt.FORMAT, "version": 1})), "checkpoint.noField"),
+    (lambda: ckpt.loads(_checkpoint(config={"n_layer": 0})), "checkpoint.config"),
+    (lambda: ckpt.loads(_checkpoint(chars="")), "checkpoint.chars"),
+    (lambda: ckpt.loads(_checkpoint(chars="abc")), "checkpoint.vocabSize"),
+    (lambda: ckpt.loads(_checkpoint()), "checkpoint.matrices"),
+    (lambda: ckpt.load("/no/such/checkpoint.json"), "checkpoint.noFile"),
+    (lambda: ckpt.load(_file(b"\xff\xfe")), "checkpoint.notText"),
+    (lambda: ckpt.load(_file(b"[]")), "checkpoint.inFile"),
 ]
 
 
@@ -194,7 +230,10 @@ def test_every_language_says_it_with_its_values(raises, key, lang):
     exc = _raised(raises)
     said = render(exc.key, exc.values, lang)  # a KeyError for a value the message lacks
     assert said != str(exc)
-    assert all(str(value) in said for value in exc.values.values())
+    for value in exc.values.values():
+        # a cause that names its own message is said in this language too
+        nested = isinstance(value, dict)
+        assert (render(value["key"], value["values"], lang) if nested else value) in said
 
 
 def test_every_engine_error_on_the_page_is_raised_by_some_site():
