@@ -19,6 +19,7 @@ from engine import Value, batched, boundary, data, diagnostics, plot
 from engine import batched_gpt as bg
 from engine import checkpoint as ckpt
 from engine import gpt as g
+from engine.bpe import BPETokenizer, apply_merges, count_pairs, train_merges
 from engine.gradcheck import gradcheck, numerical_grad
 from engine.nn import Neuron
 from engine.optim import SGD, Adam
@@ -47,6 +48,7 @@ CONVERTED = [
     "boundary.py",
     "plot.py",
     "checkpoint.py",
+    "bpe.py",
 ]
 
 
@@ -207,6 +209,18 @@ RAISES = [
     (lambda: ckpt.load("/no/such/checkpoint.json"), "checkpoint.noFile"),
     (lambda: ckpt.load(_file(b"\xff\xfe")), "checkpoint.notText"),
     (lambda: ckpt.load(_file(b"[]")), "checkpoint.inFile"),
+    (lambda: apply_merges(5, [], 2), "bpe.notIds"),
+    (lambda: apply_merges([0, "1"], [], 2), "bpe.notInt"),
+    (lambda: apply_merges([0, 1], [(0, 1, 2)], 2), "bpe.pair"),
+    (lambda: count_pairs("ab"), "bpe.countPairs"),
+    (lambda: train_merges([[0, 1]], -1, 2), "bpe.numMerges"),
+    (lambda: train_merges([[0, 5]], 1, 2), "bpe.idOutside"),
+    (lambda: BPETokenizer(""), "bpe.empty"),
+    (lambda: BPETokenizer("aba"), "bpe.repeated"),
+    (lambda: BPETokenizer("a."), "bpe.bosReserved"),
+    (lambda: BPETokenizer("ab", [(0, 2)]), "bpe.mergeOrder"),
+    (lambda: BPETokenizer("ab").encode("abC"), "bpe.notInVocabulary"),
+    (lambda: BPETokenizer("ab").piece(3), "bpe.tokenId"),
 ]
 
 
