@@ -25,6 +25,7 @@ from engine.nn import Neuron
 from engine.optim import SGD, Adam
 from engine.regularize import dropout
 from engine.schedule import lr_at
+from engine.snapshot import Snapshot
 from engine.tensor import Tensor, broadcast_shape, cross_entropy, stack_rows
 from engine.tokenizer import Tokenizer
 from tests.i18n.page_messages import catalog, render
@@ -49,6 +50,7 @@ CONVERTED = [
     "plot.py",
     "checkpoint.py",
     "bpe.py",
+    "snapshot.py",
 ]
 
 
@@ -58,6 +60,10 @@ def _params():
 
 def _model():
     return g.init_gpt(g.GPTConfig(vocab_size=5, n_embd=4, n_head=2, block_size=3))
+
+
+class _FiveSymbols:
+    vocab_size = 5
 
 
 class _Tokenizer:
@@ -221,6 +227,8 @@ RAISES = [
     (lambda: BPETokenizer("ab", [(0, 2)]), "bpe.mergeOrder"),
     (lambda: BPETokenizer("ab").encode("abC"), "bpe.notInVocabulary"),
     (lambda: BPETokenizer("ab").piece(3), "bpe.tokenId"),
+    (lambda: Snapshot(_model(), 0, 1, [], tokenizer=Tokenizer()), "snapshot.tokenizer"),
+    (lambda: Snapshot(_model(), 0, 1, [], tokenizer=_FiveSymbols(), head=2), "snapshot.head"),
 ]
 
 
