@@ -28,6 +28,7 @@ from engine.schedule import lr_at
 from engine.snapshot import Snapshot
 from engine.tensor import Tensor, broadcast_shape, cross_entropy, stack_rows
 from engine.tokenizer import Tokenizer
+from engine.train import _non_negative_float, _positive_int
 from tests.i18n.page_messages import catalog, render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,6 +52,7 @@ CONVERTED = [
     "checkpoint.py",
     "bpe.py",
     "snapshot.py",
+    "train.py",
 ]
 
 
@@ -229,6 +231,8 @@ RAISES = [
     (lambda: BPETokenizer("ab").piece(3), "bpe.tokenId"),
     (lambda: Snapshot(_model(), 0, 1, [], tokenizer=Tokenizer()), "snapshot.tokenizer"),
     (lambda: Snapshot(_model(), 0, 1, [], tokenizer=_FiveSymbols(), head=2), "snapshot.head"),
+    (lambda: _positive_int("0"), "train.positiveInt"),
+    (lambda: _non_negative_float("-0.5"), "train.nonNegative"),
 ]
 
 
