@@ -20,7 +20,7 @@ from engine import batched_gpt as bg
 from engine import checkpoint as ckpt
 from engine import gpt as g
 from engine.bpe import BPETokenizer, apply_merges, count_pairs, train_merges
-from engine.gradcheck import gradcheck, numerical_grad
+from engine.gradcheck import assert_gradients, gradcheck, numerical_grad
 from engine.nn import Neuron
 from engine.optim import SGD, Adam
 from engine.regularize import dropout
@@ -233,6 +233,7 @@ RAISES = [
     (lambda: Snapshot(_model(), 0, 1, [], tokenizer=_FiveSymbols(), head=2), "snapshot.head"),
     (lambda: _positive_int("0"), "train.positiveInt"),
     (lambda: _non_negative_float("-0.5"), "train.nonNegative"),
+    (lambda: assert_gradients(lambda v: Value(v[0].data * 2.0), [1.0]), "gradcheck.differs"),
 ]
 
 
