@@ -39,6 +39,7 @@ API (stable; lessons import it):
 
 from collections import Counter
 
+from .errors import said
 from .tokenizer import BOS_SYMBOL
 
 __all__ = ["count_pairs", "merge_pair", "train_merges", "apply_merges", "BPETokenizer"]
@@ -46,20 +47,33 @@ __all__ = ["count_pairs", "merge_pair", "train_merges", "apply_merges", "BPEToke
 
 def _check_ids(ids, what="ids"):
     if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
-        raise TypeError(f"{what} must be a list of token ids (ints), got {type(ids).__name__}")
+        raise said(
+            TypeError,
+            "bpe.notIds",
+            f"{what} must be a list of token ids (ints), got {type(ids).__name__}",
+            what=what,
+            type=type(ids).__name__,
+        )
     ids = list(ids)
     for i, token in enumerate(ids):
         if type(token) is not int:
-            raise TypeError(
+            raise said(
+                TypeError,
+                "bpe.notInt",
                 f"{what}[{i}] is {token!r}: token ids are ints; encode text first "
-                "(e.g. [chars.index(c) for c in word])"
+                "(e.g. [chars.index(c) for c in word])",
+                what=what,
+                i=i,
+                token=repr(token),
             )
     return ids
 
 
 def _check_pair(pair):
     if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-        raise TypeError(f"a pair is two token ids (a, b), got {pair!r}")
+        raise said(
+            TypeError, "bpe.pair", f"a pair is two token ids (a, b), got {pair!r}", pair=repr(pair)
+        )
     return tuple(_check_ids(pair, "pair"))
 
 
@@ -73,7 +87,11 @@ def count_pairs(sequences):
     {(0, 1): 2, (1, 0): 2}
     """
     if isinstance(sequences, (str, bytes)):
-        raise TypeError("count_pairs takes a list of sequences of ids, e.g. [[0, 1], [1, 2]]")
+        raise said(
+            TypeError,
+            "bpe.countPairs",
+            "count_pairs takes a list of sequences of ids, e.g. [[0, 1], [1, 2]]",
+        )
     return _count([_check_ids(ids, f"sequences[{n}]") for n, ids in enumerate(sequences)])
 
 
@@ -121,13 +139,22 @@ def train_merges(sequences, num_merges, first_id):
     new id, first_id, first_id + 1, ... It stops early when no pair is left.
     """
     if type(num_merges) is not int or num_merges < 0:
-        raise ValueError(f"num_merges must be a whole number >= 0, got {num_merges!r}")
+        raise said(
+            ValueError,
+            "bpe.numMerges",
+            f"num_merges must be a whole number >= 0, got {num_merges!r}",
+            num_merges=repr(num_merges),
+        )
     sequences = [_check_ids(ids, f"sequences[{n}]") for n, ids in enumerate(sequences)]
     for n, ids in enumerate(sequences):
         if any(not 0 <= token < first_id for token in ids):
-            raise ValueError(
+            raise said(
+                ValueError,
+                "bpe.idOutside",
                 f"sequences[{n}] has an id outside 0..{first_id - 1}: train from the character "
-                "ids, and give first_id = the number of characters"
+                "ids, and give first_id = the number of characters",
+                n=n,
+                last=first_id - 1,
             )
     merges = []
     for k in range(num_merges):
@@ -174,20 +201,39 @@ class BPETokenizer:
     def __init__(self, chars, merges=()):
         chars = "".join(chars)
         if not chars:
-            raise ValueError("a tokenizer needs at least one character, e.g. BPETokenizer('ab')")
+            raise said(
+                ValueError,
+                "bpe.empty",
+                "a tokenizer needs at least one character, e.g. BPETokenizer('ab')",
+            )
         if len(set(chars)) != len(chars):
-            raise ValueError(f"characters must be distinct, got {chars!r}")
+            raise said(
+                ValueError,
+                "bpe.repeated",
+                f"characters must be distinct, got {chars!r}",
+                chars=repr(chars),
+            )
         if BOS_SYMBOL in chars:
-            raise ValueError(f"{BOS_SYMBOL!r} is reserved for printing BOS; remove it from chars")
+            raise said(
+                ValueError,
+                "bpe.bosReserved",
+                f"{BOS_SYMBOL!r} is reserved for printing BOS; remove it from chars",
+                symbol=repr(BOS_SYMBOL),
+            )
         self.chars = chars
         self.merges = [_check_pair(pair) for pair in merges]
         self._pieces = list(chars)
         for k, (a, b) in enumerate(self.merges):
             new_id = len(chars) + k
             if not (0 <= a < new_id and 0 <= b < new_id):
-                raise ValueError(
+                raise said(
+                    ValueError,
+                    "bpe.mergeOrder",
                     f"merge {k} is {(a, b)}, but only ids 0..{new_id - 1} exist before it: "
-                    "a merge may only join tokens made before it"
+                    "a merge may only join tokens made before it",
+                    k=k,
+                    pair=(a, b),
+                    last=new_id - 1,
                 )
             self._pieces.append(self._pieces[a] + self._pieces[b])
         self.bos = len(chars) + len(self.merges)
@@ -210,9 +256,14 @@ class BPETokenizer:
         try:
             ids = [self._id[c] for c in text]
         except KeyError as err:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "bpe.notInVocabulary",
                 f"{err.args[0]!r} in {text!r} is not in the vocabulary {self.chars!r}; "
-                "train on text that has every character, or keep only these characters"
+                "train on text that has every character, or keep only these characters",
+                char=repr(err.args[0]),
+                text=repr(text),
+                chars=repr(self.chars),
             ) from None
         ids = _apply(ids, self._ranks, len(self.chars))
         return [self.bos, *ids, self.bos] if bos else ids
@@ -220,7 +271,13 @@ class BPETokenizer:
     def piece(self, token_id):
         """The characters one token stands for ("." for BOS)."""
         if type(token_id) is not int or not 0 <= token_id < self.vocab_size:
-            raise ValueError(f"token id {token_id!r} is outside 0..{self.vocab_size - 1}")
+            raise said(
+                ValueError,
+                "bpe.tokenId",
+                f"token id {token_id!r} is outside 0..{self.vocab_size - 1}",
+                token=repr(token_id),
+                last=self.vocab_size - 1,
+            )
         return BOS_SYMBOL if token_id == self.bos else self._pieces[token_id]
 
     symbol = piece  # Tokenizer's name for it: the explorer and sampling code call symbol()

@@ -36,6 +36,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import said
 from .gpt import GPT, GPTConfig, init_gpt
 from .tokenizer import Tokenizer
 from .value import Value
@@ -81,9 +82,13 @@ def dumps(
 ):
     """The checkpoint of `model` as JSON text: one line per matrix row, weights rounded."""
     if tokenizer.vocab_size != model.config.vocab_size:
-        raise ValueError(
+        raise said(
+            ValueError,
+            "checkpoint.tokenizer",
             f"the tokenizer has {tokenizer.vocab_size} symbols but the model "
-            f"{model.config.vocab_size}; save the tokenizer the model was trained with"
+            f"{model.config.vocab_size}; save the tokenizer the model was trained with",
+            symbols=tokenizer.vocab_size,
+            vocab_size=model.config.vocab_size,
         )
     cfg = model.config
     header = {
@@ -127,19 +132,38 @@ def _matrix(name, rows, shape):
     n_rows, n_cols = shape
     if not isinstance(rows, list) or len(rows) != n_rows:
         got = len(rows) if isinstance(rows, list) else type(rows).__name__
-        raise CheckpointError(
-            f"matrix {name!r} has {got} rows but the config needs {n_rows} ({n_rows}x{n_cols})"
+        raise said(
+            CheckpointError,
+            "checkpoint.rows",
+            f"matrix {name!r} has {got} rows but the config needs {n_rows} ({n_rows}x{n_cols})",
+            name=repr(name),
+            got=got,
+            rows=n_rows,
+            cols=n_cols,
         )
     out = []
     for i, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != n_cols:
             got = len(row) if isinstance(row, list) else type(row).__name__
-            raise CheckpointError(
-                f"row {i} of matrix {name!r} has {got} entries but the config needs {n_cols}"
+            raise said(
+                CheckpointError,
+                "checkpoint.entries",
+                f"row {i} of matrix {name!r} has {got} entries but the config needs {n_cols}",
+                row=i,
+                name=repr(name),
+                got=got,
+                cols=n_cols,
             )
         for w in row:
             if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
-                raise CheckpointError(f"row {i} of matrix {name!r} holds {w!r}, not a number")
+                raise said(
+                    CheckpointError,
+                    "checkpoint.notNumber",
+                    f"row {i} of matrix {name!r} holds {w!r}, not a number",
+                    row=i,
+                    name=repr(name),
+                    weight=repr(w),
+                )
         out.append([Value(float(w)) for w in row])
     return out
 
@@ -149,44 +173,81 @@ def loads(text):
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise CheckpointError(
+        raise said(
+            CheckpointError,
+            "checkpoint.notJson",
             f"this is not a checkpoint: it is not JSON ({err.msg} at line {err.lineno}, "
-            f"column {err.colno}); {_HOW_TO_MAKE}"
+            f"column {err.colno}); {_HOW_TO_MAKE}",
+            reason=err.msg,
+            line=err.lineno,
+            column=err.colno,
         ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise CheckpointError(
+        raise said(
+            CheckpointError,
+            "checkpoint.format",
             f'this JSON is not a microGPT checkpoint (its "format" is {found!r}, '
-            f"not {FORMAT!r}); {_HOW_TO_MAKE}"
+            f"not {FORMAT!r}); {_HOW_TO_MAKE}",
+            found=repr(found),
+            format=repr(FORMAT),
         )
     if data.get("version") != VERSION:
-        raise CheckpointError(
+        raise said(
+            CheckpointError,
+            "checkpoint.version",
             f"this checkpoint has version {data.get('version')!r}; this engine reads version "
-            f"{VERSION}: save it again with this engine"
+            f"{VERSION}: save it again with this engine",
+            found=repr(data.get("version")),
+            version=VERSION,
         )
     for key in ("config", "chars", "params"):
         if key not in data:
-            raise CheckpointError(f"the checkpoint has no {key!r} field; {_HOW_TO_MAKE}")
+            raise said(
+                CheckpointError,
+                "checkpoint.noField",
+                f"the checkpoint has no {key!r} field; {_HOW_TO_MAKE}",
+                field=repr(key),
+            )
     try:
         config = GPTConfig(**data["config"])
     except (TypeError, ValueError) as err:
-        raise CheckpointError(f"the checkpoint's config is not a GPTConfig: {err}") from None
+        raise said(
+            CheckpointError,
+            "checkpoint.config",
+            f"the checkpoint's config is not a GPTConfig: {err}",
+            reason=err,
+        ) from None
     try:
         tokenizer = Tokenizer(data["chars"])
     except (TypeError, ValueError) as err:
-        raise CheckpointError(f"the checkpoint's chars are not a tokenizer: {err}") from None
+        raise said(
+            CheckpointError,
+            "checkpoint.chars",
+            f"the checkpoint's chars are not a tokenizer: {err}",
+            reason=err,
+        ) from None
     if tokenizer.vocab_size != config.vocab_size:
-        raise CheckpointError(
+        raise said(
+            CheckpointError,
+            "checkpoint.vocabSize",
             f"the checkpoint's {len(tokenizer.chars)} chars + BOS make {tokenizer.vocab_size} "
-            f"symbols but its config has vocab_size {config.vocab_size}"
+            f"symbols but its config has vocab_size {config.vocab_size}",
+            chars=len(tokenizer.chars),
+            symbols=tokenizer.vocab_size,
+            vocab_size=config.vocab_size,
         )
     # The names and shapes a model of this config has, taken from a fresh one.
     expected = {name: (len(m), len(m[0])) for name, m in init_gpt(config, seed=0).params.items()}
     params = data["params"]
     if not isinstance(params, dict) or set(params) != set(expected):
         got = sorted(params) if isinstance(params, dict) else type(params).__name__
-        raise CheckpointError(
-            f"the checkpoint's matrices are {got}; a model of its config has {sorted(expected)}"
+        raise said(
+            CheckpointError,
+            "checkpoint.matrices",
+            f"the checkpoint's matrices are {got}; a model of its config has {sorted(expected)}",
+            got=got,
+            expected=sorted(expected),
         )
     model = GPT(
         config, {name: _matrix(name, params[name], shape) for name, shape in expected.items()}
@@ -201,12 +262,26 @@ def load(path):
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise FileNotFoundError(f"no checkpoint at {path}; {_HOW_TO_MAKE}") from None
+        raise said(
+            FileNotFoundError,
+            "checkpoint.noFile",
+            f"no checkpoint at {path}; {_HOW_TO_MAKE}",
+            path=path,
+        ) from None
     except UnicodeDecodeError:
-        raise CheckpointError(
-            f"{path} is not a checkpoint: it is not text; {_HOW_TO_MAKE}"
+        raise said(
+            CheckpointError,
+            "checkpoint.notText",
+            f"{path} is not a checkpoint: it is not text; {_HOW_TO_MAKE}",
+            path=path,
         ) from None
     try:
         return loads(text)
     except CheckpointError as err:
-        raise CheckpointError(f"{path}: {err}") from None
+        raise said(
+            CheckpointError,
+            "checkpoint.inFile",
+            f"{path}: {err}",
+            path=path,
+            reason=err,
+        ) from None

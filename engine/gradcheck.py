@@ -95,5 +95,10 @@ def assert_gradients(f, xs, **kwargs):
     """Raise AssertionError with the report if `backward()` and central differences differ."""
     result = gradcheck(f, xs, **kwargs)
     if not result.ok:
-        raise AssertionError("backward() disagrees with central differences:\n" + str(result))
+        raise said(
+            AssertionError,
+            "gradcheck.differs",
+            f"backward() disagrees with central differences:\n{result}",
+            report=result,
+        )
     return result

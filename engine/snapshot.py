@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass
 from html import escape
 
+from .errors import said
 from .gpt import gpt, new_kv_cache, sample_names
 from .plot import COLORS, line_plot, show
 from .tokenizer import Tokenizer
@@ -154,12 +155,22 @@ class Snapshot:
     ):
         tokenizer = Tokenizer() if tokenizer is None else tokenizer
         if tokenizer.vocab_size != model.config.vocab_size:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "snapshot.tokenizer",
                 f"the tokenizer has {tokenizer.vocab_size} symbols but the model "
-                f"{model.config.vocab_size}; pass the tokenizer the model is trained with"
+                f"{model.config.vocab_size}; pass the tokenizer the model is trained with",
+                symbols=tokenizer.vocab_size,
+                vocab_size=model.config.vocab_size,
             )
         if not 0 <= head < model.config.n_head:
-            raise ValueError(f"head must be from 0 to {model.config.n_head - 1}, got {head!r}")
+            raise said(
+                ValueError,
+                "snapshot.head",
+                f"head must be from 0 to {model.config.n_head - 1}, got {head!r}",
+                last=model.config.n_head - 1,
+                head=repr(head),
+            )
         self.step, self.steps = step, steps
         self.losses, self.loss_steps = downsample([float(x) for x in losses])
         self.tokens, self.weights = _attention(model, tokenizer, name, head)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import checkpoint
 from .data import load_names, split_names
+from .errors import said
 from .gpt import GPTConfig, evaluate, init_gpt, sample_names, training
 from .tokenizer import Tokenizer
 
@@ -28,14 +29,24 @@ __all__ = ["main"]
 def _positive_int(text):
     value = int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text}")
+        raise said(
+            argparse.ArgumentTypeError,
+            "train.positiveInt",
+            f"must be a whole number of at least 1, got {text}",
+            text=text,
+        )
     return value
 
 
 def _non_negative_float(text):
     value = float(text)
     if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+        raise said(
+            argparse.ArgumentTypeError,
+            "train.nonNegative",
+            f"must be 0 or more, got {text}",
+            text=text,
+        )
     return value
 
 
