@@ -39,8 +39,20 @@ const lines = rows.map((parts) => partsLine(parts));
 const notes = rows.map((parts) => speedNote(2.54, parts));
 console.log(JSON.stringify({ lines, notes }));
 """
-# Names a Russian or Estonian line keeps as they are: Python's, and the optimisers' and layers'.
-KEPT = {"Value", "zero_grad", "log", "topological_order", "MLP", "GPT", "RMSNorm", "SGD", "Adam"}
+# Names a Russian or Estonian line keeps as they are: Python's, the optimisers' and layers', and
+# the engine's classes (Neuron is engine.nn's, as Value and MLP are).
+KEPT = {
+    "Value",
+    "zero_grad",
+    "log",
+    "topological_order",
+    "Neuron",
+    "MLP",
+    "GPT",
+    "RMSNorm",
+    "SGD",
+    "Adam",
+}
 WORD = re.compile(r"[^\W\d]\w*")  # a word, in any alphabet, or a name of code
 
 
