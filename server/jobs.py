@@ -21,6 +21,7 @@ from sqlalchemy import or_, select, update
 
 from grader import report
 from grader.grade import grade_one
+from grader.messages import DEFAULT, LANGUAGES, msg, render
 
 from .models import Deadline, Submission, now
 
@@ -120,16 +121,22 @@ def late_factor(deadline: Deadline | None, late: bool) -> float:
     return max(0, 100 - deadline.penalty_percent) / 100
 
 
-def grade_files(exercise: str, code: bytes, sandbox, seed=None):
-    """(score, max_score, feedback text, results) of one exercise file, graded in the sandbox."""
+def grade_files(exercise: str, code: bytes, sandbox, seed=None, lang=DEFAULT):
+    """(score, max_score, feedback text, results) of one exercise file, graded in the sandbox;
+    the text and the results' messages in `lang`."""
     with tempfile.TemporaryDirectory(prefix="course-submission-") as folder:
         (Path(folder) / exercise).write_bytes(code)
-        gradescope, text, results = grade_one(Path(folder), sandbox, [exercise], seed)
+        gradescope, text, results = grade_one(Path(folder), sandbox, [exercise], seed, lang)
     # The text names the temporary folder: the learner knows the file by its exercise name.
     text = text.replace(folder, f"exercises/{exercise}")
     if results is None:  # refused before running (not UTF-8, not Python...): 0, with the reason
         return 0.0, float(gradescope.get("max_score") or 0), text, gradescope.get("extra_data")
     return float(gradescope["score"]), float(gradescope["max_score"]), text, results
+
+
+def _language(sub: Submission) -> str:
+    # A row written by hand or by an older server may hold anything: English then.
+    return sub.language if sub.language in LANGUAGES else DEFAULT
 
 
 def grade_submission(db, settings, sandbox, submission_id: str) -> str:
@@ -138,7 +145,7 @@ def grade_submission(db, settings, sandbox, submission_id: str) -> str:
         sub = s.get(Submission, submission_id)
         if sub is None:
             return "missing"
-        attempts = sub.attempts
+        attempts, lang = sub.attempts, _language(sub)
     if attempts >= settings.max_attempts:
         # Its grading has ended a worker each time: record an error instead of a fourth try.
         token = claim(db, submission_id, settings.lease_seconds)
@@ -150,8 +157,14 @@ def grade_submission(db, settings, sandbox, submission_id: str) -> str:
             token,
             {
                 "state": "error",
-                "feedback": f"Not graded: grading stopped {attempts} times without a result. "
-                "Tell your instructor; submitting again is safe.",
+                "feedback": render(
+                    msg(
+                        "Grading stopped without a result on every try (tries: {count}). "
+                        "Tell your instructor; submitting again is safe.",
+                        count=attempts,
+                    ),
+                    lang,
+                ),
             },
         )
         return "error"
@@ -166,15 +179,20 @@ def grade_submission(db, settings, sandbox, submission_id: str) -> str:
     with Lease(db, submission_id, token, settings.lease_seconds):
         try:
             raw, max_score, text, results = grade_files(
-                exercise, code, sandbox, settings.grade_seed
+                exercise, code, sandbox, settings.grade_seed, lang
             )
         except Exception as exc:  # the grader's own failure: an error result, never a 0
             log.exception("grading %s", submission_id)
             values = {
                 "state": "error",
-                "feedback": "Not graded: the grader failed "
-                f"({type(exc).__name__}); this is not a fault of your code. Submit again "
-                "later or tell your instructor.",
+                "feedback": render(
+                    msg(
+                        "The grader failed ({error}); this is not a fault of your code. "
+                        "Submit again later or tell your instructor.",
+                        error=type(exc).__name__,
+                    ),
+                    lang,
+                ),
             }
         else:
             broken = report.errors(results) if results and "tests" in results else []

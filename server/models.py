@@ -130,6 +130,8 @@ class Submission(Base):
     exercise: Mapped[str] = mapped_column(String(80))
     code: Mapped[bytes] = mapped_column(LargeBinary)
     sha256: Mapped[str] = mapped_column(String(64))
+    # The language of the page it was submitted from: the grader's report speaks it, re-grades too.
+    language: Mapped[str] = mapped_column(String(5), default="en", server_default="en")
     created_at: Mapped[datetime] = mapped_column(default=now, index=True)
     late: Mapped[bool] = mapped_column(Boolean, default=False)
     state: Mapped[str] = mapped_column(String(10), default="queued", index=True)

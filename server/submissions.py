@@ -19,6 +19,7 @@ from grader.checks import EXERCISES
 from grader.messages import msg
 
 from .models import Deadline, Submission, now
+from .pages import page_language
 from .security import check_csrf, require_viewer
 from .web import read_json
 
@@ -36,6 +37,7 @@ def as_json(sub: Submission, code: bool = False) -> dict:
         "score": sub.score,
         "max_score": sub.max_score,
         "feedback": sub.feedback,
+        "language": sub.language,  # the feedback's language
         "attempts": sub.attempts,
     }
     if code:
@@ -106,6 +108,9 @@ def submit(request):
             code=data,
             sha256=hashlib.sha256(data).hexdigest(),
             late=late,
+            # The page's language (web/server.js sends it; ?lang= as the pages negotiate):
+            # the grader's report will speak it.
+            language=page_language(request),
             state="queued",
             attempts=0,
         )

@@ -207,7 +207,10 @@ export class Submissions {
     const feedback = feedbackText(s.feedback);
     if (feedback && (s.state === "graded" || s.state === "error")) {
       const details = element("details", "course-submission__feedback");
-      details.append(element("summary", "", t("submit.feedback")), element("pre", "", feedback));
+      const report = element("pre", "", feedback);
+      // The grader spoke the language of the page it was submitted from: say which to a reader.
+      if (typeof s.language === "string" && /^[a-z]{2}$/.test(s.language)) report.lang = s.language;
+      details.append(element("summary", "", t("submit.feedback")), report);
       parts.push(details);
     }
     const open = li.querySelector("details")?.open;

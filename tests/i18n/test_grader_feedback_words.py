@@ -13,6 +13,7 @@ in Estonian), or one of ALLOWED.
 """
 
 import builtins
+import functools
 import io
 import json
 import keyword
@@ -37,7 +38,7 @@ LANGS = [lang for lang in translations.LANGUAGES if lang != translations.DEFAULT
 # Names of libraries, algorithms, models and hardware, and the sandbox level a report names.
 ALLOWED = {
     "Adam", "AdamW", "SGD", "ReLU", "LayerNorm", "MLP", "GPT", "nanoGPT", "microGPT",
-    "PyTorch", "GPU", "GPUs", "A100", "BOS", "JSON", "UTF", "bwrap", "nan", "inf",
+    "PyTorch", "GPU", "GPUs", "A100", "BOS", "JSON", "UTF", "bwrap", "seccomp", "nan", "inf",
 }  # fmt: skip
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -70,8 +71,8 @@ def _words(text):
         yield word, text[max(0, start - 60) : end + 60]
 
 
-@pytest.fixture(scope="module")
-def catalog_words():
+@functools.cache
+def translation_words():
     """{lang: the words the translations use, in lower case}."""
     found = {}
     for lang in LANGS:
@@ -81,6 +82,19 @@ def catalog_words():
         ]
         found[lang] = {w.lower() for s in flat for w in _WORD.findall(s)}
     return found
+
+
+@pytest.fixture(scope="module")
+def catalog_words():
+    return translation_words()
+
+
+def english_left(english, shown, exercise, lang):
+    """{word: the text around it} of the English report `english`'s words that are still in
+    `shown`, its translation into `lang`, and are not code, a quoted value or a shared term."""
+    allowed = {w.lower() for w in _identifiers(exercise) | ALLOWED} | translation_words()[lang]
+    words = {w for w, _ in _words(english)}
+    return {w: where for w, where in _words(shown) if w in words and w.lower() not in allowed}
 
 
 def _sources(exercise):

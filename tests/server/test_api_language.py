@@ -344,3 +344,58 @@ def test_the_sign_in_script_says_the_page_s_words(srv, lang):
     for english in SCRIPT_WORDS.values():
         assert english.split(":")[0].rstrip(".") not in script, english
     assert "Accept-Language" in script and "documentElement.lang" in script
+
+
+# --- the grader's report on a submission --------------------------------------------------------
+GRADED_LINE = "Graded: the cases marked [hidden], with inputs drawn afresh on every run."
+
+
+@pytest.mark.parametrize(
+    "ask, lang",
+    [
+        ({"headers": {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}}, "ru"),
+        ({"params": {"lang": "et"}, "headers": {"Accept-Language": "ru"}}, "et"),
+        ({}, "en"),
+        ({"headers": {"Accept-Language": "de, zz;q=0.9"}}, "en"),
+        ({"params": {"lang": "../ru"}}, "en"),
+    ],
+)
+def test_a_submission_is_graded_and_regraded_in_its_pages_language(srv, ask, lang):
+    """web/server.js sends the page's language with a submission: the grader's report
+    speaks it, and an instructor's re-grade (whatever the gradebook's language) keeps it."""
+    from grader.sandbox import SandboxError, detect
+    from server import jobs
+
+    try:
+        sandbox = detect("auto")
+    except SandboxError as exc:
+        pytest.skip(f"no sandbox here: {exc}")
+    class_id, _ = srv.new_class()
+    learner = srv.signed_in("ada", class_id)
+    stub = (ROOT / "exercises" / EXERCISE).read_text()
+    answer = learner.post("/api/submissions", {"exercise": EXERCISE, "code": stub}, **ask)
+    assert answer.status_code == 202, answer.text
+    sub_id = answer.json()["submission"]["id"]
+
+    def report():
+        assert jobs.grade_submission(srv.db, srv.settings, sandbox, sub_id) == "graded"
+        shown = learner.get(f"/api/submissions/{sub_id}").json()["submission"]
+        assert shown["language"] == lang
+        assert said(GRADED_LINE, lang) in shown["feedback"].splitlines()
+        assert lang == "en" or GRADED_LINE not in shown["feedback"]
+        return shown["feedback"].splitlines()[:3]  # the cases' inputs are drawn afresh
+
+    first = report()
+    teacher = srv.signed_in("teacher", class_id, role="instructor")
+    form = {"exercise": EXERCISE, "csrf": teacher.csrf()}
+    regrade = teacher.client.post(
+        f"/instructor/classes/{class_id}/regrade?lang=et",
+        data=form,
+        headers={"Accept-Language": "ru"},
+        follow_redirects=False,
+    )
+    assert regrade.status_code == 303
+    assert report() == first
+    # The instructor's page marks the report with its own language, whatever the page's.
+    page = teacher.get(f"/instructor/submissions/{sub_id}", params={"lang": "et"}).text
+    assert f'<pre class="feedback" lang="{lang}">' in page

@@ -46,7 +46,7 @@ def learner(db):
         return course.id, user.id
 
 
-def stored(db, exercise="day05_add_mul.py", code=None, late=False) -> str:
+def stored(db, exercise="day05_add_mul.py", code=None, late=False, language="en") -> str:
     """A submission stored as submissions.submit stores it (queued); its id."""
     class_id, user_id = learner(db)
     if code is None:
@@ -62,6 +62,7 @@ def stored(db, exercise="day05_add_mul.py", code=None, late=False) -> str:
                 code=code,
                 sha256="0" * 64,
                 late=late,
+                language=language,
                 state="queued",
                 attempts=0,
             )
@@ -154,9 +155,76 @@ def test_a_job_that_ended_three_workers_is_an_error(db, settings):
     assert jobs.grade_submission(db, settings, None, sub_id) == "error"
     sub = row(db, sub_id)
     assert sub.state == "error" and sub.score is None and sub.claim is None
-    assert "stopped 3 times without a result" in sub.feedback
+    assert "without a result on every try (tries: 3)" in sub.feedback
     assert "submitting again is safe" in sub.feedback
+    # The page says "Not graded: <the first line>": the feedback does not say it again.
+    assert not sub.feedback.startswith("Not graded")
     assert sub_id not in jobs.next_claimable(db)
+
+
+# The sentences of the server's own feedback, and one of every grader report.
+STOPPED = (
+    "Grading stopped without a result on every try (tries: {count}). "
+    "Tell your instructor; submitting again is safe."
+)
+FAILED = (
+    "The grader failed ({error}); this is not a fault of your code. "
+    "Submit again later or tell your instructor."
+)
+GRADED_LINE = "Graded: the cases marked [hidden], with inputs drawn afresh on every run."
+
+
+def said(english, lang, **values):
+    """`english` as the course's catalog says it in `lang` (a translation that exists)."""
+    from grader.messages import catalog
+
+    translated = catalog(lang).gettext(english)
+    assert lang == "en" or translated != english, f"no {lang} translation of {english!r}"
+    return translated.format(**values)
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_the_servers_own_feedback_speaks_the_submissions_language(db, settings, lang, monkeypatch):
+    stopped = stored(db, language=lang)
+    for _ in range(settings.max_attempts):
+        jobs.claim(db, stopped, -1)
+    assert jobs.grade_submission(db, settings, None, stopped) == "error"
+    assert row(db, stopped).feedback == said(STOPPED, lang, count=3)
+
+    def broken(*args):
+        raise RuntimeError("the grader's own bug")
+
+    monkeypatch.setattr(jobs, "grade_files", broken)
+    failed = stored(db, language=lang)
+    assert jobs.grade_submission(db, settings, None, failed) == "error"
+    assert row(db, failed).feedback == said(FAILED, lang, error="RuntimeError")
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_the_grader_reports_in_the_submissions_language(db, settings, sandbox, lang):
+    from tests.i18n.test_grader_feedback_words import english_left
+
+    stub = (ROOT / "exercises" / "day05_add_mul.py").read_bytes()
+    english, translated = stored(db, code=stub), stored(db, code=stub, language=lang)
+    for sub_id in (english, translated):
+        assert jobs.grade_submission(db, settings, sandbox, sub_id) == "graded"
+    english, translated = row(db, english), row(db, translated)
+    # The same grade, told in another language.
+    assert (translated.score, translated.max_score) == (english.score, english.max_score)
+    assert said(GRADED_LINE, lang) in translated.feedback.splitlines()
+    assert GRADED_LINE in english.feedback.splitlines()
+    assert english_left(english.feedback, translated.feedback, "day05_add_mul.py", lang) == {}
+    # The results the gradebook keeps are in it too (each case's message).
+    messages = [t["message"] for t in translated.results["tests"] if t.get("message")]
+    assert messages and all(m in translated.feedback for m in messages)
+
+
+def test_a_language_the_course_does_not_speak_is_graded_in_english(db, settings):
+    sub_id = stored(db, language="xx")
+    for _ in range(settings.max_attempts):
+        jobs.claim(db, sub_id, -1)
+    jobs.grade_submission(db, settings, None, sub_id)
+    assert row(db, sub_id).feedback == said(STOPPED, "en", count=3)
 
 
 @pytest.fixture(scope="module")

@@ -64,3 +64,49 @@ def test_the_migrations_form_one_line():
     script = ScriptDirectory.from_config(alembic_config("sqlite://"))
     assert len(script.get_heads()) == 1
     assert list(script.walk_revisions())[-1].down_revision is None
+
+
+def test_submissions_made_before_languages_say_english_after_the_upgrade(database_url):
+    """0002 adds submissions.language to a class's existing work: each old submission was
+    graded in English and says so; going back to 0001 keeps the submissions."""
+    from sqlalchemy import text
+
+    db = Database(database_url)
+    config = alembic_config(database_url)
+    try:
+        command.upgrade(config, "0001")
+        with db.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO classes (id, name, invite_code, created_at) "
+                    "VALUES (1, 'Old', 'old-code', CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO users (id, login, name, created_at) "
+                    "VALUES (1, 'ada', 'Ada', CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO submissions (id, user_id, class_id, exercise, code, sha256, "
+                    "created_at, late, state, attempts) VALUES ('old-1', 1, 1, "
+                    "'day05_add_mul.py', :code, :sha, CURRENT_TIMESTAMP, false, 'graded', 1)"
+                ),
+                {"code": b"print(1)", "sha": "0" * 64},
+            )
+        db.migrate()
+        with db.session() as s:
+            from server.models import Submission
+
+            assert s.get(Submission, "old-1").language == "en"
+        _, _, diff = _state(db)
+        assert diff == [], diff
+        command.downgrade(config, "0001")
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT id FROM submissions")).scalars().all() == ["old-1"]
+            columns = {c["name"] for c in inspect(conn).get_columns("submissions")}
+            assert "language" not in columns
+    finally:
+        db.dispose()
