@@ -8,15 +8,17 @@ an English notebook, the error says its English text, as any Python error does.
 is `raise ValueError("the learning rate must be positive, got ...")` whose exception also
 names the page message "engine.error.optim.lr" with the values that fill it.
 
-`message_in(error, lang)` is the page's text of it in Russian or Estonian, for a notebook.
+A Russian or Estonian notebook says them in its language too: its setup cell calls
+`show_errors_in(lang, get_ipython())`, and `message_in(error, lang)` is the page's text.
 """
 
+import copy
 import functools
 import json
 import re
 from pathlib import Path
 
-__all__ = ["said", "message_in"]
+__all__ = ["said", "message_in", "show_errors_in"]
 
 
 def said(kind, key, message, **values):
@@ -46,6 +48,39 @@ def message_in(error, lang="en"):
     if words is None or getattr(error, "key", None) not in words:
         return str(error)
     return _say({"key": error.key, "values": error.values}, words)
+
+
+# The types `said` gives an error (Python's own, and their subclasses): what a notebook's
+# handler catches. Never SyntaxError: IPython shows a cell's syntax error its own way.
+KINDS = (ValueError, TypeError, ArithmeticError, LookupError, OSError, AssertionError)
+
+
+def show_errors_in(lang, shell):
+    """Make IPython `shell` (a notebook's get_ipython()) end the traceback of an error that
+    names its page message with that message in `lang`, as the lesson page does
+    (web/errortext.js): Python's traceback and the exception's type name stay. Every other
+    error shows as IPython shows it."""
+    _words(lang)  # a language with no words is refused now, not at the first error
+
+    def show(shell, etype, value, tb, tb_offset=None):
+        # What IPython does with an error of a cell's code (InteractiveShell.run_code).
+        shown = _in_language(value, lang)
+        shell.showtraceback((etype, shown, tb), tb_offset=tb_offset, running_compiled_code=True)
+
+    shell.set_custom_exc(KINDS, show)
+
+
+def _in_language(error, lang):
+    """A copy of `error` whose text is its message in `lang`, or `error` itself when that is
+    its own text."""
+    text = message_in(error, lang)
+    if text == str(error):
+        return error
+    shown = copy.copy(error)  # the same type and attributes (key, values, __notes__)
+    shown.args = (text,)
+    shown.__cause__, shown.__context__ = error.__cause__, error.__context__
+    shown.__suppress_context__ = error.__suppress_context__
+    return shown.with_traceback(error.__traceback__)
 
 
 @functools.cache
