@@ -97,10 +97,11 @@ def _words(lang):
 
 def _say(message, words):
     """A page message {"key", "values"} in `words`; a value that is itself a message is said
-    first (i18next's {{name}} slots, as web/i18n.js's say)."""
+    first (i18next's {{name}} slots, as web/i18n.js's say: a slot with no value stays as it
+    is)."""
     values = {
         name: _say(value, words) if isinstance(value, dict) and "key" in value else value
         for name, value in (message.get("values") or {}).items()
     }
     text = words.get(message["key"], message["key"])
-    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(values.get(m[1], "")), text)
+    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(values.get(m[1], m[0])), text)

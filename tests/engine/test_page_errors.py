@@ -422,3 +422,15 @@ def test_an_error_that_names_no_page_message_keeps_its_text():
         assert message_in(ZeroDivisionError("division by zero"), lang) == "division by zero"
     with pytest.raises(ValueError, match="not 'de'"):
         message_in(ZeroDivisionError("division by zero"), "de")
+
+
+@pytest.mark.skipif(
+    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
+    reason="needs Node.js and `npm ci` (i18next)",
+)
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_a_value_the_error_lacks_is_left_as_the_page_leaves_it(lang, tmp_path):
+    from engine.errors import message_in, said
+
+    lacking = said(ValueError, "optim.lr", "the learning rate must be positive")
+    assert [message_in(lacking, lang)] == page_says([lacking], lang, tmp_path)
