@@ -24,8 +24,9 @@ from .kernel import errors, execute, fresh_environment, run_plain
 
 ROOT = notebooks.ROOT
 ENGINE_ERROR = "from engine import Value\nx = Value(2.0)\nx ** 'two'\n"
-# Errors that name no page message: Python's own, at run time and while the cell is read.
-PLAIN_ERRORS = ["1 / 0\n", "int('two')\n", "1 +\n"]
+# Errors that name no page message: Python's own, at run time and while the cell is read (a
+# syntax error, a null byte).
+PLAIN_ERRORS = ["1 / 0\n", "int('two')\n", "1 +\n", "x = 1\x00\n"]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -123,6 +124,7 @@ def test_other_errors_show_as_in_an_english_notebook(shown, lang):
     assert [e["ename"] for e in shown[lang][1:]] == [
         "ZeroDivisionError",
         "ValueError",
+        "SyntaxError",
         "SyntaxError",
     ]
 
