@@ -42,11 +42,9 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import functools
 import gc
 import importlib.abc
 import importlib.machinery
-import json
 import linecache
 import math
 import os
@@ -57,7 +55,9 @@ import threading
 import time
 import types
 from dataclasses import dataclass
-from pathlib import Path
+
+from . import errors as _errors
+from .errors import _say, _words
 
 __all__ = [
     "PARTS",
@@ -1130,33 +1130,7 @@ def parts_line(rows, lang="en"):
 def message_in(error, lang="en"):
     """A MyEngineError's message in `lang` ("en", "ru", "et"), as the page says it: its English
     when it names no page message or the language is English."""
-    words = _words(lang)
-    if words is None or getattr(error, "key", None) not in words:
-        return str(error)
-    return _say({"key": error.key, "values": error.values}, words)
-
-
-@functools.cache
-def _words(lang):
-    """The page's messages in `lang` that engine.mine says (engine/data/words.json, copied from
-    web/locales by tools/engine_words.py), or None for English."""
-    if lang == "en":
-        return None
-    table = json.loads((Path(__file__).with_name("data") / "words.json").read_text("utf-8"))
-    if lang not in table:
-        raise ValueError(f"lang is one of 'en', {', '.join(map(repr, table))}, not {lang!r}")
-    return table[lang]
-
-
-def _say(message, words):
-    """A page message {"key", "values"} in `words`; a value that is itself a message is said
-    first (i18next's {{name}} slots, as web/i18n.js's say)."""
-    values = {
-        name: _say(value, words) if isinstance(value, dict) and "key" in value else value
-        for name, value in (message.get("values") or {}).items()
-    }
-    text = words.get(message["key"], message["key"])
-    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(values.get(m[1], "")), text)
+    return _errors.message_in(error, lang)
 
 
 def _list(items, words):

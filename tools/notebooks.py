@@ -27,7 +27,9 @@ A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab
   address (`with_site_address`). A notebook opened from the repository (Colab) gets
   `published_url` from mkdocs.yml's `extra` when it is set; with no address it says how
   to install from a clone instead. No network, no address, plain `python`: a message,
-  never a traceback.
+  never a traceback. In a Russian or Estonian notebook the cell also makes an engine
+  error's traceback end with its message in that language, as the lesson page's output
+  does (`engine.errors.show_errors_in`; plain `python` keeps Python's own).
 - **My engine cell.** From day 6 on (a learner has a whole `Value` by then), the cell after
   the setup cell holds `MY_ENGINE = None`: set to a folder of the learner's exercise files
   (`"."` for the ones this notebook's exercise cells saved), it installs them as the engine
@@ -420,8 +422,28 @@ def setup_cell(config: dict, lang: str = translations.DEFAULT) -> str:
             "            print("
             + repr(t(lang, "Outside Jupyter, install them with:"))
             + ' + "\\n    python -m pip install " + wheels)',
+            *([] if lang == translations.DEFAULT else _errors_in(lang)),
         ]
     )
+
+
+def _errors_in(lang: str) -> list[str]:
+    """The setup cell's last lines in a translation's notebook: the engine's errors end their
+    traceback in its language, as the lesson page's do (engine.errors.show_errors_in)."""
+    return [
+        "",
+        'if "get_ipython" in globals() and importlib.util.find_spec("engine"):',
+        "    try:  # "
+        + t(
+            lang,
+            "the engine's error messages in this notebook's language (an older engine says "
+            "them in English)",
+        ),
+        "        from engine.errors import show_errors_in",
+        f"        show_errors_in({lang!r}, get_ipython())",
+        "    except ImportError:",
+        "        pass",
+    ]
 
 
 def my_engine_cell(lang: str = translations.DEFAULT) -> str:

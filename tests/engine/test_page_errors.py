@@ -370,3 +370,67 @@ def test_a_cell_shows_an_engine_error_in_the_page_language(cell_errors, lang, tm
     head, last = keyed["traceback"].rstrip("\n").rsplit("\n", 1)
     assert last == f"TypeError: {keyed['message']}"
     assert engine_error == f"{head}\nTypeError: {said}\n"
+
+
+# -- a Russian or Estonian notebook says them as the page does (engine.errors.message_in) ------
+
+SAY = """
+import { readFileSync } from "node:fs";
+const [i18n, lang, messages] = process.argv.slice(2);
+const { setLanguage, say } = await import(i18n);
+setLanguage(lang);
+console.log(JSON.stringify(JSON.parse(readFileSync(messages, "utf8")).map(say)));
+"""
+
+
+def page_says(errors, lang, tmp_path):
+    """Each error's message as web/i18n.js's say gives it on a `lang` page (errortext.js puts
+    it after the type name)."""
+    script, data = tmp_path / "say.mjs", tmp_path / "messages.json"
+    script.write_text(SAY, "utf-8")
+    data.write_text(json.dumps([{"key": e.key, "values": e.values} for e in errors]), "utf-8")
+    done = subprocess.run(
+        [NODE, str(script), (ROOT / "web" / "i18n.js").as_uri(), lang, str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(
+    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
+    reason="needs Node.js and `npm ci` (i18next)",
+)
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_a_notebook_says_every_engine_error_as_its_page_does(lang, tmp_path):
+    from engine.errors import message_in
+
+    raised = [_raised(raises) for raises, _ in RAISES]
+    page = page_says(raised, lang, tmp_path)
+    assert [message_in(exc, lang) for exc in raised] == page
+    assert all(said != str(exc) for said, exc in zip(page, raised, strict=True))
+    assert [message_in(exc) for exc in raised] == [str(exc) for exc in raised]
+
+
+def test_an_error_that_names_no_page_message_keeps_its_text():
+    from engine.errors import message_in
+
+    for lang in ("en", "ru", "et"):
+        assert message_in(ZeroDivisionError("division by zero"), lang) == "division by zero"
+    with pytest.raises(ValueError, match="not 'de'"):
+        message_in(ZeroDivisionError("division by zero"), "de")
+
+
+@pytest.mark.skipif(
+    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
+    reason="needs Node.js and `npm ci` (i18next)",
+)
+@pytest.mark.parametrize("lang", ["ru", "et"])
+def test_a_value_the_error_lacks_is_left_as_the_page_leaves_it(lang, tmp_path):
+    from engine.errors import message_in, said
+
+    lacking = said(ValueError, "optim.lr", "the learning rate must be positive")
+    assert [message_in(lacking, lang)] == page_says([lacking], lang, tmp_path)
