@@ -84,8 +84,17 @@ def tests(session: nox.Session) -> None:
     # requirements/tests.txt includes requirements/server.txt (the server's tests).
     session.install("-r", TESTS)
     install_site_build(session)  # the browser and Pyodide tests build and run the site
-    # the slowest tests named at the end: where the suite's time goes, run after run
-    session.run("pytest", "--durations=25", *session.posargs)
+    # the slowest tests named at the end: where the suite's time goes, run after run; the
+    # load tests at full size are `nox -s heavy`'s
+    session.run("pytest", "-m", "not heavy", "--durations=25", *session.posargs)
+
+
+@nox.session
+def heavy(session: nox.Session) -> None:
+    """The load tests at full size (a class of 100 compared, 50 submissions across a restart):
+    their smaller cousins run in `nox -s tests`."""
+    session.install("-r", TESTS)
+    session.run("pytest", "-m", "heavy", *session.posargs)
 
 
 @nox.session

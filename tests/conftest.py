@@ -39,35 +39,43 @@ def lesson_cells_under_pyodide(tmp_path_factory):
 @pytest.fixture(scope="session")
 def site_port() -> int:
     """The port of the isolated server; the site is built for it (instant navigation)."""
-    return free_port()
+    return _chosen_port("site_port")
 
 
 @pytest.fixture(scope="session")
-def site_dir(site_port, tmp_path_factory) -> Path:
-    # A folder of this session's own: a site being rebuilt by another run at the same
-    # time must not pull files from under this one.
-    out = tmp_path_factory.mktemp("site")
+def site_dir(site_port) -> Path:
     # Strict, as `nox -s docs`: a broken link or a bad block fails every test that needs it.
-    proc = build_site(out, site_port)
+    out = _chosen_folder("site", "course-site-")
+    proc = early.result("site", build_site, out, site_port)
     if proc.returncode != 0:
         pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     return out
 
 
 # Chosen once: at collection when the work is started early (tests/early.py), else at first use.
+# Each site is a folder of this session's own: a site being rebuilt by another run at the
+# same time must not pull files from under this one.
 _chosen = {}
 
 
+def _chosen_port(name) -> int:
+    if name not in _chosen:
+        _chosen[name] = free_port()
+    return _chosen[name]
+
+
+def _chosen_folder(name, prefix) -> Path:
+    if name not in _chosen:
+        _chosen[name] = Path(tempfile.mkdtemp(prefix=prefix))
+    return _chosen[name]
+
+
 def _server_port() -> int:
-    if "port" not in _chosen:
-        _chosen["port"] = free_port()
-    return _chosen["port"]
+    return _chosen_port("server_port")
 
 
 def _server_site_dir() -> Path:
-    if "site" not in _chosen:
-        _chosen["site"] = Path(tempfile.mkdtemp(prefix="course-site-with-server-"))
-    return _chosen["site"]
+    return _chosen_folder("server_site", "course-site-with-server-")
 
 
 def _build_server_site(out: Path, port: int):
@@ -144,6 +152,12 @@ def _start_early(session):
     used = set()
     for item in session.items:
         used.update(getattr(item, "fixturenames", ()))
+    # The site first: the browser tests, which run first, wait for it. One build at a time
+    # (two at once took each about twice as long, and the first tests waited for both).
+    if "site_dir" in used:
+        early.start(
+            "site", build_site, _chosen_folder("site", "course-site-"), _chosen_port("site_port")
+        )
     if "server_site" in used:
         early.start("server_site", _build_server_site, _server_site_dir(), _server_port())
     if "shared_python" in used:
@@ -154,5 +168,6 @@ def _start_early(session):
 
 def pytest_sessionfinish(session):
     early.stop()
-    if "site" in _chosen:
-        shutil.rmtree(_chosen["site"], ignore_errors=True)
+    for name in ("site", "server_site"):
+        if name in _chosen:
+            shutil.rmtree(_chosen[name], ignore_errors=True)

@@ -207,16 +207,17 @@ def test_a_repeated_line_of_the_learners_stays_the_learners():
 
 
 @pytest.mark.slow
-def test_a_class_of_100_learners_is_compared_and_the_copies_found():
+@pytest.mark.parametrize("size", [12, pytest.param(100, marks=pytest.mark.heavy)])  # nox -s heavy
+def test_a_class_is_compared_and_the_copies_found(size):
     """How long it takes is measured by `python -m benchmarks grading`, not asserted here."""
     texts = {name: data.decode() for name, data in REFERENCES.items()}
     honest = {name: data.decode() for name, data in HONEST_SOLUTIONS.items()}
-    submissions = synthetic_class(100, texts, honest)
-    assert len({files["day25_microgpt.py"] for files in submissions.values()}) == 100
+    submissions = synthetic_class(size, texts, honest)
+    assert len({files["day25_microgpt.py"] for files in submissions.values()}) == size
     start = time.perf_counter()
     found = similarity.class_matches(submissions)
     seconds = time.perf_counter() - start
-    print(f"100 learners x {len(texts)} exercises: {seconds:.1f} s, {len(found)} matches")
+    print(f"{size} learners x {len(texts)} exercises: {seconds:.1f} s, {len(found)} matches")
     assert found
 
 

@@ -87,20 +87,22 @@ def test_a_worker_killed_while_grading_leaves_its_job_to_another(course, databas
     assert (answer["state"], answer["attempts"], answer["score"]) == ("graded", 2, sub.score)
 
 
+# At full size in nox -s heavy; a few in nox -s tests.
+@pytest.mark.parametrize("count", [6, pytest.param(50, marks=pytest.mark.heavy)])
 @pytest.mark.parametrize("database, broker", [SETUPS[0], SETUPS[2]])
-def test_a_restart_with_50_submissions_queued_grades_them_all(course, database, broker):
+def test_a_restart_with_submissions_queued_grades_them_all(course, database, broker, count):
     c = course(database, broker)
     server = c.serve(workers=0)  # workers run elsewhere: none yet
     learners = [c.learner(f"Learner {i}") for i in range(3)]  # 20 submissions a minute each
     ids = [
         learners[i % 3].submitted(reference("day05_add_mul.py"), "day05_add_mul.py")
-        for i in range(50)
+        for i in range(count)
     ]
     assert server.stop() == 0
     assert {r.state for r in c.rows(ids)} == {"queued"}
     c.serve(workers=2)
     rows = c.wait_done(ids, timeout=180)
-    assert len(rows) == 50
+    assert len(rows) == count
     for sub in rows:
         graded_once(c, sub.id)
         assert sub.score == sub.max_score > 0
