@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -91,6 +92,22 @@ def _file(content: bytes):
     path = Path(_FILES.name) / f"{len(list(Path(_FILES.name).iterdir()))}.json"
     path.write_bytes(content)
     return path
+
+
+def _unreadable():
+    """load() of a file the system will not let it read (as root, chmod cannot make one)."""
+    refuse = mock.patch.object(Path, "read_text", side_effect=PermissionError(13, "denied"))
+    with refuse:
+        ckpt.load(_file(b"{}"))
+
+
+def _raise(exc):
+    raise exc
+
+
+def _parser_said(msg):
+    """The reason of a JSONDecodeError saying `msg`: the parser's words of a newer Python."""
+    _raise(ckpt._json_reason(json.JSONDecodeError(msg, "[1,]", 3)))
 
 
 # (what raises, the page message it names): every raise site of the converted modules.
@@ -217,6 +234,21 @@ RAISES = [
     (lambda: ckpt.load("/no/such/checkpoint.json"), "checkpoint.noFile"),
     (lambda: ckpt.load(_file(b"\xff\xfe")), "checkpoint.notText"),
     (lambda: ckpt.load(_file(b"[]")), "checkpoint.inFile"),
+    (lambda: ckpt.load(_FILES.name), "checkpoint.folder"),
+    (_unreadable, "checkpoint.noPermission"),
+    (lambda: ckpt.loads(None), "checkpoint.notString"),
+    (lambda: ckpt.loads(b"\xff["), "checkpoint.bytesNotText"),
+    (lambda: ckpt.loads("[" * 100_000), "checkpoint.tooDeep"),
+    (lambda: ckpt.loads("1" * 5000), "checkpoint.hugeNumber"),
+    (
+        lambda: _parser_said("Illegal trailing comma before end of array"),
+        "checkpoint.json.trailingCommaArray",
+    ),
+    (
+        lambda: _parser_said("Illegal trailing comma before end of object"),
+        "checkpoint.json.trailingCommaObject",
+    ),
+    (lambda: _parser_said("A reason no Python says yet"), "checkpoint.json.other"),
     (lambda: apply_merges(5, [], 2), "bpe.notIds"),
     (lambda: apply_merges([0, "1"], [], 2), "bpe.notInt"),
     (lambda: apply_merges([0, 1], [(0, 1, 2)], 2), "bpe.pair"),
@@ -234,6 +266,35 @@ RAISES = [
     (lambda: _positive_int("0"), "train.positiveInt"),
     (lambda: _non_negative_float("-0.5"), "train.nonNegative"),
     (lambda: assert_gradients(lambda v: Value(v[0].data * 2.0), [1.0]), "gradcheck.differs"),
+]
+
+
+# (what raises, its page message, the page message of the cause it quotes): an error whose
+# cause is said in the page's language too (a value that is itself a message).
+CAUSES = [
+    (lambda: ckpt.loads(""), "checkpoint.notJson", "checkpoint.json.expectingValue"),
+    (lambda: ckpt.loads("{"), "checkpoint.notJson", "checkpoint.json.propertyName"),
+    (lambda: ckpt.loads('{"a" 1}'), "checkpoint.notJson", "checkpoint.json.colon"),
+    (lambda: ckpt.loads("[1 2]"), "checkpoint.notJson", "checkpoint.json.comma"),
+    (lambda: ckpt.loads('"abc'), "checkpoint.notJson", "checkpoint.json.unterminatedString"),
+    (lambda: ckpt.loads('"a\x01"'), "checkpoint.notJson", "checkpoint.json.controlCharacter"),
+    (lambda: ckpt.loads('"\\q"'), "checkpoint.notJson", "checkpoint.json.escape"),
+    (lambda: ckpt.loads('"\\u12"'), "checkpoint.notJson", "checkpoint.json.unicodeEscape"),
+    (lambda: ckpt.loads("[] x"), "checkpoint.notJson", "checkpoint.json.extraData"),
+    (lambda: ckpt.loads("\ufeff[]"), "checkpoint.notJson", "checkpoint.json.bom"),
+    (lambda: ckpt.load(_file(b"[1 2]")), "checkpoint.inFile", "checkpoint.notJson"),
+    (
+        lambda: ckpt.loads(_checkpoint(config=[3])),
+        "checkpoint.config",
+        "checkpoint.configNotObject",
+    ),
+    (
+        lambda: ckpt.loads(_checkpoint(config={"vocab_size": 3, "heads": 2})),
+        "checkpoint.config",
+        "checkpoint.configField",
+    ),
+    (lambda: ckpt.loads(_checkpoint(chars=[1, 2])), "checkpoint.chars", "checkpoint.charsNotText"),
+    (lambda: ckpt.loads(_checkpoint(chars=3)), "checkpoint.chars", "checkpoint.charsNotText"),
 ]
 
 
@@ -265,7 +326,34 @@ def test_every_language_says_it_with_its_values(raises, key, lang):
 
 def test_every_engine_error_on_the_page_is_raised_by_some_site():
     keys = {key for key in catalog("en") if key.startswith("engine.error.")}
-    assert keys == {f"engine.error.{key}" for _, key in RAISES}
+    raised = {key for _, key in RAISES} | {cause for _, _, cause in CAUSES}
+    assert keys == {f"engine.error.{key}" for key in raised}
+
+
+@pytest.mark.parametrize("raises, key, cause", CAUSES)
+def test_a_quoted_cause_is_a_page_message_of_its_own(raises, key, cause):
+    exc = _raised(raises)
+    assert exc.key == f"engine.error.{key}"
+    assert render(exc.key, exc.values, "en") == str(exc)
+    quoted = [v for v in exc.values.values() if isinstance(v, dict)]
+    assert [v["key"] for v in quoted] == [f"engine.error.{cause}"]
+    for lang in ("ru", "et"):
+        said = render(quoted[0]["key"], quoted[0]["values"], lang)
+        assert said not in render(quoted[0]["key"], quoted[0]["values"], "en")
+        assert said in render(exc.key, exc.values, lang)
+
+
+@pytest.mark.parametrize("text", ["", "{", '{"a" 1}', "[1 2]", '"abc', "[] x", "\ufeff[]"])
+def test_a_json_error_gives_the_page_its_position_as_numbers_not_the_parsers_words(text):
+    with pytest.raises(json.JSONDecodeError) as parsed:
+        json.loads(text)
+    exc = _raised(lambda: ckpt.loads(text))
+    assert (exc.values["line"], exc.values["column"]) == (
+        str(parsed.value.lineno),
+        str(parsed.value.colno),
+    )
+    assert parsed.value.msg in str(exc)  # English quotes the parser word for word
+    assert parsed.value.msg not in json.dumps(exc.values)  # the page has its own words
 
 
 def _plain_raises(source):
