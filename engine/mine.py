@@ -42,11 +42,9 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import functools
 import gc
 import importlib.abc
 import importlib.machinery
-import json
 import linecache
 import math
 import os
@@ -57,9 +55,10 @@ import threading
 import time
 import types
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import said
+from .words import in_language as _words
+from .words import say as _say
 
 __all__ = [
     "PARTS",
@@ -1157,35 +1156,6 @@ def message_in(error, lang="en"):
     if words is None or getattr(error, "key", None) not in words:
         return str(error)
     return _say({"key": error.key, "values": error.values}, words)
-
-
-@functools.cache
-def _words(lang):
-    """The page's messages in `lang` that engine.mine says (engine/data/words.json, copied from
-    web/locales by tools/engine_words.py), or None for English."""
-    if lang == "en":
-        return None
-    table = json.loads((Path(__file__).with_name("data") / "words.json").read_text("utf-8"))
-    if lang not in table:
-        raise said(
-            ValueError,
-            "mine.lang",
-            f"lang is one of 'en', {', '.join(map(repr, table))}, not {lang!r}",
-            langs=", ".join(map(repr, table)),
-            lang=repr(lang),
-        )
-    return table[lang]
-
-
-def _say(message, words):
-    """A page message {"key", "values"} in `words`; a value that is itself a message is said
-    first (i18next's {{name}} slots, as web/i18n.js's say)."""
-    values = {
-        name: _say(value, words) if isinstance(value, dict) and "key" in value else value
-        for name, value in (message.get("values") or {}).items()
-    }
-    text = words.get(message["key"], message["key"])
-    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(values.get(m[1], "")), text)
 
 
 def _list(items, words):

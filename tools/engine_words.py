@@ -1,12 +1,14 @@
-"""Write the words engine.mine says in Russian and Estonian from the page's message files.
+"""Write the words the engine says itself (engine.mine, engine.gradcheck's table) in Russian
+and Estonian from the page's message files.
 
     python -m tools.engine_words           # write engine/data/words.json
     python -m tools.engine_words --check   # exit 1 if it is not what web/locales gives
 
 The page says "My engine"'s line and refusals with i18next (web/myenginetext.js, web/i18n.js);
 a notebook has no page, so engine.mine says them itself (`parts_line(rows, lang)`,
-`said(error, lang)`) from a copy of the same messages shipped in the engine package. English
-is engine.mine's own code, so only the other languages are copied.
+`message_in(error, lang)`) from a copy of the same messages shipped in the engine package
+(engine.words), as engine.gradcheck writes its table (`GradCheck.table(lang)`). English is the
+engine's own code, so only the other languages are copied.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ PREFIXES = (
     "myEngine.lent.",
     "myEngine.error.",
     "myEngine.action.",
+    "engine.gradcheck.",  # engine.gradcheck's report table
 )
 LANGUAGES = ("ru", "et")
 

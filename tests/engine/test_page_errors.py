@@ -251,7 +251,7 @@ RAISES = [
         lambda: mine._flat_matmul(lambda *_: ([0.0], (1, 1)))([1.0] * 4, [1.0] * 4, 2, 2, 2),
         "mine.matmulShape",
     ),
-    (lambda: mine.parts_line([], "de"), "mine.lang"),
+    (lambda: mine.parts_line([], "de"), "words.lang"),
     (lambda: _parser_said("A reason no Python says yet"), "checkpoint.json.other"),
     (lambda: apply_merges(5, [], 2), "bpe.notIds"),
     (lambda: apply_merges([0, "1"], [], 2), "bpe.notInt"),
@@ -470,3 +470,44 @@ def test_a_cell_shows_an_engine_error_in_the_page_language(cell_errors, lang, tm
     head, last = keyed["traceback"].rstrip("\n").rsplit("\n", 1)
     assert last == f"TypeError: {keyed['message']}"
     assert engine_error == f"{head}\nTypeError: {said}\n"
+
+
+# -- engine.gradcheck's report table, in the words of the page's messages -----------------------
+
+TABLE_WORDS = ("input", "numeric", "relError", "differs", "agree", "differ")
+
+
+def _reports():
+    """A report whose gradients agree and one whose second input's gradient differs."""
+    agree = gradcheck(lambda v: (v[0] * v[1]).tanh(), [0.5, -2.0])
+    differ = gradcheck(lambda v: v[0] + Value(v[1].data * 3.0), [1.0, 2.0])
+    assert agree.ok and not differ.ok
+    return agree, differ
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+def test_the_report_table_says_the_page_s_words_in_aligned_columns(lang):
+    words = {name: render(f"engine.gradcheck.{name}", {}, lang) for name in TABLE_WORDS}
+    for report in _reports():
+        english = str(report).split("\n")
+        lines = report.table(lang).split("\n")
+        assert len(lines) == len(english) == len(report.inputs) + 2
+        assert (
+            lines[0].split()
+            == [words["input"], "x", "backward()", words["numeric"]] + words["relError"].split()
+        )
+        assert lines[-1] == words["agree" if report.ok else "differ"]
+        for row, english_row in zip(lines[1:-1], english[1:-1]):
+            flagged = row.endswith(f"  {words['differs']}")
+            assert flagged == english_row.endswith("  <-- differs")
+            numbers = row.removesuffix(f"  {words['differs']}")
+            assert numbers.split() == english_row.removesuffix("  <-- differs").split()
+            assert len(numbers) == len(lines[0])  # each number under its heading
+
+
+def test_the_english_table_is_str_of_the_report():
+    for report in _reports():
+        assert report.table() == report.table("en") == str(report)
+    with pytest.raises(ValueError) as caught:
+        report.table("de")
+    assert caught.value.key == "engine.error.words.lang"
