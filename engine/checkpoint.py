@@ -32,8 +32,10 @@ API:
 """
 
 import dataclasses
+import errno
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -246,7 +248,7 @@ def loads(text):
         )
     if not isinstance(text, str):
         try:
-            text = bytes(text).decode(json.detect_encoding(text))  # as json.loads does
+            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")  # as json.loads
         except UnicodeDecodeError:
             raise said(
                 CheckpointError,
@@ -354,6 +356,14 @@ def loads(text):
 
 def load(path):
     """The Checkpoint saved at `path`."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise said(
+            TypeError,
+            "checkpoint.notPath",
+            f"load takes the path of a checkpoint file, got {type(path).__name__}; "
+            "to read a checkpoint's JSON text, use loads(text)",
+            type=type(path).__name__,
+        )
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -378,6 +388,23 @@ def load(path):
             f"{path} cannot be read: you have no permission to read it; "
             "copy it somewhere you can read, or change its permissions",
             path=path,
+        ) from None
+    except NotADirectoryError:
+        raise said(
+            NotADirectoryError,
+            "checkpoint.fileOnTheWay",
+            f"no checkpoint at {path}: a part of its path is a file, not a folder; check the path",
+            path=path,
+        ) from None
+    except OSError as err:
+        # The system's own reason is English: the page gets its code (ENAMETOOLONG, ...).
+        code = errno.errorcode.get(err.errno, str(err.errno))
+        raise said(
+            type(err),
+            "checkpoint.cannotRead",
+            f"cannot read {path}: the system refused ({code}); check the path and the file",
+            path=path,
+            code=code,
         ) from None
     except UnicodeDecodeError:
         raise said(
