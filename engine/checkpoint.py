@@ -31,8 +31,11 @@ API:
     CheckpointError (a ValueError): the file is not a checkpoint this code can read
 """
 
+import dataclasses
+import errno
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +64,33 @@ _HOW_TO_MAKE = "make one with `python -m engine.train --save PATH`"
 
 class CheckpointError(ValueError):
     """The text is not a microGPT checkpoint this code can read; the message says why."""
+
+
+# The json module's reasons (CPython 3.11 to 3.13), each with its page message: the page says
+# the reason in its language, the position (line, column) as numbers.
+_JSON_REASONS = {
+    "Expecting value": "expectingValue",
+    "Expecting property name enclosed in double quotes": "propertyName",
+    "Expecting ':' delimiter": "colon",
+    "Expecting ',' delimiter": "comma",
+    "Unterminated string starting at": "unterminatedString",
+    "Invalid control character at": "controlCharacter",
+    "Invalid \\escape": "escape",
+    "Invalid \\uXXXX escape": "unicodeEscape",
+    "Extra data": "extraData",
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)": "bom",
+    "Illegal trailing comma before end of object": "trailingCommaObject",
+    "Illegal trailing comma before end of array": "trailingCommaArray",
+}
+
+
+def _json_reason(err):
+    """The parser's reason as an error naming its page message; one this table does not know
+    (a newer Python's) is quoted as Python says it."""
+    name = _JSON_REASONS.get(err.msg)
+    if name is None:
+        return said(ValueError, "checkpoint.json.other", err.msg, reason=err.msg)
+    return said(ValueError, f"checkpoint.json.{name}", err.msg)
 
 
 @dataclass
@@ -168,8 +198,63 @@ def _matrix(name, rows, shape):
     return out
 
 
+def _config_fields(config):
+    """The checkpoint's config as GPTConfig's keyword arguments; an error naming its page
+    message when it is not an object of GPTConfig's fields."""
+    fields = [f.name for f in dataclasses.fields(GPTConfig)]
+    if not isinstance(config, dict):
+        raise said(
+            TypeError,
+            "checkpoint.configNotObject",
+            f"it is {type(config).__name__}, not an object of the fields {', '.join(fields)}",
+            type=type(config).__name__,
+            fields=", ".join(fields),
+        )
+    for name in config:
+        if name not in fields:
+            raise said(
+                TypeError,
+                "checkpoint.configField",
+                f"GPTConfig has no field {name!r}; its fields are {', '.join(fields)}",
+                name=repr(name),
+                fields=", ".join(fields),
+            )
+    return config
+
+
+def _chars(chars):
+    """The checkpoint's chars as the tokenizer takes them: a string, or a list of strings."""
+    if isinstance(chars, str) or (
+        isinstance(chars, list) and all(isinstance(c, str) for c in chars)
+    ):
+        return chars
+    raise said(
+        TypeError,
+        "checkpoint.charsNotText",
+        f"they are {type(chars).__name__}, not a string of the tokenizer's characters",
+        type=type(chars).__name__,
+    )
+
+
 def loads(text):
     """The Checkpoint in JSON `text`; a CheckpointError says what is wrong with bad text."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise said(
+            TypeError,
+            "checkpoint.notString",
+            f"loads reads a checkpoint's JSON text, got {type(text).__name__}; "
+            "to read a checkpoint file, use load(path)",
+            type=type(text).__name__,
+        )
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")  # as json.loads
+        except UnicodeDecodeError:
+            raise said(
+                CheckpointError,
+                "checkpoint.bytesNotText",
+                f"these bytes are not a checkpoint: they are not UTF-8 text; {_HOW_TO_MAKE}",
+            ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -178,9 +263,22 @@ def loads(text):
             "checkpoint.notJson",
             f"this is not a checkpoint: it is not JSON ({err.msg} at line {err.lineno}, "
             f"column {err.colno}); {_HOW_TO_MAKE}",
-            reason=err.msg,
+            reason=_json_reason(err),
             line=err.lineno,
             column=err.colno,
+        ) from None
+    except RecursionError:
+        raise said(
+            CheckpointError,
+            "checkpoint.tooDeep",
+            f"this is not a checkpoint: its JSON is nested too deeply to read; {_HOW_TO_MAKE}",
+        ) from None
+    except ValueError:
+        # Python refuses to read a whole number of thousands of digits (int_max_str_digits).
+        raise said(
+            CheckpointError,
+            "checkpoint.hugeNumber",
+            f"this is not a checkpoint: it holds a whole number too long to read; {_HOW_TO_MAKE}",
         ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
@@ -210,7 +308,7 @@ def loads(text):
                 field=repr(key),
             )
     try:
-        config = GPTConfig(**data["config"])
+        config = GPTConfig(**_config_fields(data["config"]))
     except (TypeError, ValueError) as err:
         raise said(
             CheckpointError,
@@ -219,7 +317,7 @@ def loads(text):
             reason=err,
         ) from None
     try:
-        tokenizer = Tokenizer(data["chars"])
+        tokenizer = Tokenizer(_chars(data["chars"]))
     except (TypeError, ValueError) as err:
         raise said(
             CheckpointError,
@@ -258,6 +356,14 @@ def loads(text):
 
 def load(path):
     """The Checkpoint saved at `path`."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise said(
+            TypeError,
+            "checkpoint.notPath",
+            f"load takes the path of a checkpoint file, got {type(path).__name__}; "
+            "to read a checkpoint's JSON text, use loads(text)",
+            type=type(path).__name__,
+        )
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -267,6 +373,38 @@ def load(path):
             "checkpoint.noFile",
             f"no checkpoint at {path}; {_HOW_TO_MAKE}",
             path=path,
+        ) from None
+    except IsADirectoryError:
+        raise said(
+            IsADirectoryError,
+            "checkpoint.folder",
+            f"{path} is a folder, not a checkpoint file; give the path of the file itself",
+            path=path,
+        ) from None
+    except PermissionError:
+        raise said(
+            PermissionError,
+            "checkpoint.noPermission",
+            f"{path} cannot be read: you have no permission to read it; "
+            "copy it somewhere you can read, or change its permissions",
+            path=path,
+        ) from None
+    except NotADirectoryError:
+        raise said(
+            NotADirectoryError,
+            "checkpoint.fileOnTheWay",
+            f"no checkpoint at {path}: a part of its path is a file, not a folder; check the path",
+            path=path,
+        ) from None
+    except OSError as err:
+        # The system's own reason is English: the page gets its code (ENAMETOOLONG, ...).
+        code = errno.errorcode.get(err.errno, str(err.errno))
+        raise said(
+            type(err),
+            "checkpoint.cannotRead",
+            f"cannot read {path}: the system refused ({code}); check the path and the file",
+            path=path,
+            code=code,
         ) from None
     except UnicodeDecodeError:
         raise said(

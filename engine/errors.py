@@ -13,10 +13,6 @@ A Russian or Estonian notebook says them in its language too: its setup cell cal
 """
 
 import copy
-import functools
-import json
-import re
-from pathlib import Path
 
 __all__ = ["said", "message_in", "show_errors_in"]
 
@@ -44,15 +40,25 @@ def message_in(error, lang="en"):
     """`error`'s message in `lang` ("en", "ru", "et") as the page says it (web/i18n.js's say,
     from the copy of the page's messages in engine/data/words.json): its own text when it names
     no page message, or in English."""
-    words = _words(lang)
+    from .words import in_language, say  # engine.words raises through `said`: imported here
+
+    words = in_language(lang)
     if words is None or getattr(error, "key", None) not in words:
         return str(error)
-    return _say({"key": error.key, "values": error.values}, words)
+    return say({"key": error.key, "values": error.values}, words)
 
 
 # The types `said` gives an error (Python's own, and their subclasses): what a notebook's
 # handler catches. Never SyntaxError: IPython shows a cell's syntax error its own way.
-KINDS = (ValueError, TypeError, ArithmeticError, LookupError, OSError, AssertionError)
+KINDS = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    LookupError,
+    AttributeError,
+    OSError,
+    AssertionError,
+)
 
 
 def show_errors_in(lang, shell):
@@ -60,7 +66,9 @@ def show_errors_in(lang, shell):
     names its page message with that message in `lang`, as the lesson page does
     (web/errortext.js): Python's traceback and the exception's type name stay. Every other
     error shows as IPython shows it."""
-    _words(lang)  # a language with no words is refused now, not at the first error
+    message_in(
+        ValueError(), lang
+    )  # a language with no words is refused now, not at the first error
 
     def show(shell, etype, value, tb, tb_offset=None):
         # What IPython does with an error of a cell's code (InteractiveShell.run_code).
@@ -81,27 +89,3 @@ def _in_language(error, lang):
     shown.__cause__, shown.__context__ = error.__cause__, error.__context__
     shown.__suppress_context__ = error.__suppress_context__
     return shown.with_traceback(error.__traceback__)
-
-
-@functools.cache
-def _words(lang):
-    """The page's messages in `lang` that the engine says (engine/data/words.json, copied from
-    web/locales by tools/engine_words.py), or None for English."""
-    if lang == "en":
-        return None
-    table = json.loads((Path(__file__).with_name("data") / "words.json").read_text("utf-8"))
-    if lang not in table:
-        raise ValueError(f"lang is one of 'en', {', '.join(map(repr, table))}, not {lang!r}")
-    return table[lang]
-
-
-def _say(message, words):
-    """A page message {"key", "values"} in `words`; a value that is itself a message is said
-    first (i18next's {{name}} slots, as web/i18n.js's say: a slot with no value stays as it
-    is)."""
-    values = {
-        name: _say(value, words) if isinstance(value, dict) and "key" in value else value
-        for name, value in (message.get("values") or {}).items()
-    }
-    text = words.get(message["key"], message["key"])
-    return re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: str(values.get(m[1], m[0])), text)

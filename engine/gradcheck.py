@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .errors import said
 from .value import Value
+from .words import in_language
 
 __all__ = ["GradCheck", "gradcheck", "numerical_grad", "assert_gradients"]
 
@@ -63,16 +64,44 @@ class GradCheck:
         return self.ok
 
     def __str__(self):
-        rows = [f"{'input':>6} {'x':>12} {'backward()':>14} {'numeric':>14} {'rel. error':>11}"]
+        return self.table()
+
+    def table(self, lang="en"):
+        """The report, one row per input, in `lang` ("en", "ru", "et": the page's words,
+        engine.words); str(report) is its English. A column is as wide as its heading."""
+        words = _table_words(lang)
+        input_, numeric, error = (words[k] for k in ("input", "numeric", "relError"))
+        w_in, w_num, w_err = max(6, len(input_)), max(14, len(numeric)), max(11, len(error))
+        rows = [
+            f"{input_:>{w_in}} {'x':>12} {'backward()':>14} {numeric:>{w_num}} {error:>{w_err}}"
+        ]
         for i, (x, a, n, e) in enumerate(
             zip(self.inputs, self.analytic, self.numeric, self.errors())
         ):
-            flag = (
-                "" if abs(a - n) <= self.atol + self.rtol * max(abs(a), abs(n)) else "  <-- differs"
-            )
-            rows.append(f"{i:>6} {x:>12.6g} {a:>14.8g} {n:>14.8g} {e:>11.2e}{flag}")
-        rows.append("gradients agree" if self.ok else "gradients DIFFER")
+            agree = abs(a - n) <= self.atol + self.rtol * max(abs(a), abs(n))
+            flag = "" if agree else f"  {words['differs']}"
+            rows.append(f"{i:>{w_in}} {x:>12.6g} {a:>14.8g} {n:>{w_num}.8g} {e:>{w_err}.2e}{flag}")
+        rows.append(words["agree"] if self.ok else words["differ"])
         return "\n".join(rows)
+
+
+# The table's words in English; other languages' are the page's (engine.gradcheck.* in
+# web/locales, copied to engine/data/words.json).
+_ENGLISH = {
+    "input": "input",
+    "numeric": "numeric",
+    "relError": "rel. error",
+    "differs": "<-- differs",
+    "agree": "gradients agree",
+    "differ": "gradients DIFFER",
+}
+
+
+def _table_words(lang):
+    page = in_language(lang)
+    if page is None:
+        return _ENGLISH
+    return {name: page[f"engine.gradcheck.{name}"] for name in _ENGLISH}
 
 
 def gradcheck(f, xs, h=1e-6, rtol=1e-5, atol=1e-7):

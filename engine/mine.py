@@ -56,8 +56,10 @@ import time
 import types
 from dataclasses import dataclass
 
-from . import errors as _errors
-from .errors import _say, _words
+from .errors import message_in as _message_in
+from .errors import said
+from .words import in_language as _words
+from .words import say as _say
 
 __all__ = [
     "PARTS",
@@ -696,9 +698,13 @@ def bridge_value(learner_value, file):
         def __getattr__(self, name):
             if name.startswith("__"):
                 raise AttributeError(name)
-            raise AttributeError(
+            raise said(
+                AttributeError,
+                "mine.noAttribute",
                 f"your Value ({file}) has no {name!r}. If a lesson cell needs it, add it to "
-                f"your Value in {file}, or turn off My engine."
+                f"your Value in {file}, or turn off My engine.",
+                file=file,
+                name=repr(name),
             )
 
     lent = []
@@ -738,7 +744,12 @@ def local_derivatives(node):
 def _lend_log(V):
     def log(self):
         if self.data <= 0:
-            raise ValueError(f"log needs a positive number, got {self.data}")
+            raise said(
+                ValueError,
+                "mine.logNotPositive",
+                f"log needs a positive number, got {self.data}",
+                x=self.data,
+            )
         return V(math.log(self.data), (self,), (1.0 / self.data,), "log")
 
     return log
@@ -775,7 +786,13 @@ _LENT = {"log": _lend_log, "__rpow__": _lend_rpow, "topological_order": _lend_to
 def _neuron_call(neuron):
     def __call__(self, x):
         if len(x) != len(self.w):
-            raise ValueError(f"this neuron takes {len(self.w)} inputs, got {len(x)}")
+            raise said(  # the course's Neuron says the same
+                ValueError,
+                "nn.inputs",
+                f"this neuron takes {len(self.w)} inputs, got {len(x)}",
+                n=len(self.w),
+                got=len(x),
+            )
         return neuron(list(x), self.w, self.b, self.act)
 
     return __call__
@@ -857,9 +874,15 @@ def _flat_matmul(matmul):
     def _matmul(a, b, n, k, m):
         data, shape = matmul(list(a), (n, k), list(b), (k, m))
         if tuple(shape) != (n, m) or len(data) != n * m:
-            raise ValueError(
+            raise said(
+                ValueError,
+                "mine.matmulShape",
                 f"your matmul (day31_tensors.py) gave shape {tuple(shape)} for ({n}, {k}) @ "
-                f"({k}, {m}); it should be ({n}, {m})"
+                f"({k}, {m}); it should be ({n}, {m})",
+                shape=tuple(shape),
+                n=n,
+                k=k,
+                m=m,
             )
         return list(data)
 
@@ -1130,7 +1153,7 @@ def parts_line(rows, lang="en"):
 def message_in(error, lang="en"):
     """A MyEngineError's message in `lang` ("en", "ru", "et"), as the page says it: its English
     when it names no page message or the language is English."""
-    return _errors.message_in(error, lang)
+    return _message_in(error, lang)
 
 
 def _list(items, words):

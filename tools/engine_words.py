@@ -1,14 +1,15 @@
-"""Write the words the engine says in Russian and Estonian from the page's message files.
+"""Write the words the engine says itself (engine.mine, engine.gradcheck's table, engine.errors)
+in Russian and Estonian from the page's message files.
 
     python -m tools.engine_words           # write engine/data/words.json
     python -m tools.engine_words --check   # exit 1 if it is not what web/locales gives
 
 The page says "My engine"'s line and refusals with i18next (web/myenginetext.js, web/i18n.js);
 a notebook has no page, so engine.mine says them itself (`parts_line(rows, lang)`,
-`message_in(error, lang)`) from a copy of the same messages shipped in the engine package.
-So does a Russian or Estonian notebook's traceback of an engine error (engine.errors,
-"engine.error.*", as web/errortext.js). English is the engine's own code, so only the other
-languages are copied.
+`message_in(error, lang)`) from a copy of the same messages shipped in the engine package
+(engine.words), as engine.gradcheck writes its table (`GradCheck.table(lang)`). So does a
+Russian or Estonian notebook's traceback of an engine error (engine.errors, "engine.error.*",
+as web/errortext.js). English is the engine's own code, so only the other languages are copied.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ PREFIXES = (
     "myEngine.error.",
     "myEngine.action.",
     "engine.error.",  # the engine's errors (engine.errors.said)
+    "engine.gradcheck.",  # engine.gradcheck's report table
 )
 LANGUAGES = ("ru", "et")
 

@@ -12,10 +12,11 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
-from engine import Value, batched, boundary, data, diagnostics, plot
+from engine import Value, batched, boundary, data, diagnostics, mine, plot
 from engine import batched_gpt as bg
 from engine import checkpoint as ckpt
 from engine import gpt as g
@@ -32,28 +33,8 @@ from engine.train import _non_negative_float, _positive_int
 from tests.i18n.page_messages import catalog, render
 
 ROOT = Path(__file__).resolve().parents[2]
-# The modules whose every error names its page message.
-CONVERTED = [
-    "value.py",
-    "nn.py",
-    "optim.py",
-    "tensor.py",
-    "gpt.py",
-    "tokenizer.py",
-    "schedule.py",
-    "regularize.py",
-    "data.py",
-    "diagnostics.py",
-    "gradcheck.py",
-    "batched.py",
-    "batched_gpt.py",
-    "boundary.py",
-    "plot.py",
-    "checkpoint.py",
-    "bpe.py",
-    "snapshot.py",
-    "train.py",
-]
+# Every module of the engine: each error names its page message.
+MODULES = sorted(p.name for p in (ROOT / "engine").glob("*.py"))
 
 
 def _params():
@@ -91,6 +72,38 @@ def _file(content: bytes):
     path = Path(_FILES.name) / f"{len(list(Path(_FILES.name).iterdir()))}.json"
     path.write_bytes(content)
     return path
+
+
+def _unreadable():
+    """load() of a file the system will not let it read (as root, chmod cannot make one)."""
+    refuse = mock.patch.object(Path, "read_text", side_effect=PermissionError(13, "denied"))
+    with refuse:
+        ckpt.load(_file(b"{}"))
+
+
+class _LearnerValue:
+    """A learner's day 8 Value with no log of its own: engine.mine lends the course's."""
+
+    def __init__(self, data, _children=(), _op=""):
+        self.data, self.grad, self._prev, self._op = data, 0.0, set(_children), _op
+        self._backward = lambda: None
+
+
+def _bridged(data):
+    return mine.bridge_value(_LearnerValue, "day08_more_ops.py")[0](data)
+
+
+class _TwoWeights:
+    w, b, act = [1.0, 2.0], 0.0, "tanh"
+
+
+def _raise(exc):
+    raise exc
+
+
+def _parser_said(msg):
+    """The reason of a JSONDecodeError saying `msg`: the parser's words of a newer Python."""
+    _raise(ckpt._json_reason(json.JSONDecodeError(msg, "[1,]", 3)))
 
 
 # (what raises, the page message it names): every raise site of the converted modules.
@@ -217,6 +230,32 @@ RAISES = [
     (lambda: ckpt.load("/no/such/checkpoint.json"), "checkpoint.noFile"),
     (lambda: ckpt.load(_file(b"\xff\xfe")), "checkpoint.notText"),
     (lambda: ckpt.load(_file(b"[]")), "checkpoint.inFile"),
+    (lambda: ckpt.load(_FILES.name), "checkpoint.folder"),
+    (_unreadable, "checkpoint.noPermission"),
+    (lambda: ckpt.load(None), "checkpoint.notPath"),
+    (lambda: ckpt.load(_file(b"{}") / "checkpoint.json"), "checkpoint.fileOnTheWay"),
+    (lambda: ckpt.load(Path(_FILES.name) / ("n" * 5000)), "checkpoint.cannotRead"),
+    (lambda: ckpt.loads(None), "checkpoint.notString"),
+    (lambda: ckpt.loads(b"\xff["), "checkpoint.bytesNotText"),
+    (lambda: ckpt.loads("[" * 100_000), "checkpoint.tooDeep"),
+    (lambda: ckpt.loads("1" * 5000), "checkpoint.hugeNumber"),
+    (
+        lambda: _parser_said("Illegal trailing comma before end of array"),
+        "checkpoint.json.trailingCommaArray",
+    ),
+    (
+        lambda: _parser_said("Illegal trailing comma before end of object"),
+        "checkpoint.json.trailingCommaObject",
+    ),
+    (lambda: _bridged(1.0).no_such_name, "mine.noAttribute"),
+    (lambda: _bridged(-1.0).log(), "mine.logNotPositive"),
+    (lambda: mine._neuron_call(None)(_TwoWeights(), [1.0]), "nn.inputs"),
+    (
+        lambda: mine._flat_matmul(lambda *_: ([0.0], (1, 1)))([1.0] * 4, [1.0] * 4, 2, 2, 2),
+        "mine.matmulShape",
+    ),
+    (lambda: mine.parts_line([], "de"), "words.lang"),
+    (lambda: _parser_said("A reason no Python says yet"), "checkpoint.json.other"),
     (lambda: apply_merges(5, [], 2), "bpe.notIds"),
     (lambda: apply_merges([0, "1"], [], 2), "bpe.notInt"),
     (lambda: apply_merges([0, 1], [(0, 1, 2)], 2), "bpe.pair"),
@@ -234,6 +273,35 @@ RAISES = [
     (lambda: _positive_int("0"), "train.positiveInt"),
     (lambda: _non_negative_float("-0.5"), "train.nonNegative"),
     (lambda: assert_gradients(lambda v: Value(v[0].data * 2.0), [1.0]), "gradcheck.differs"),
+]
+
+
+# (what raises, its page message, the page message of the cause it quotes): an error whose
+# cause is said in the page's language too (a value that is itself a message).
+CAUSES = [
+    (lambda: ckpt.loads(""), "checkpoint.notJson", "checkpoint.json.expectingValue"),
+    (lambda: ckpt.loads("{"), "checkpoint.notJson", "checkpoint.json.propertyName"),
+    (lambda: ckpt.loads('{"a" 1}'), "checkpoint.notJson", "checkpoint.json.colon"),
+    (lambda: ckpt.loads("[1 2]"), "checkpoint.notJson", "checkpoint.json.comma"),
+    (lambda: ckpt.loads('"abc'), "checkpoint.notJson", "checkpoint.json.unterminatedString"),
+    (lambda: ckpt.loads('"a\x01"'), "checkpoint.notJson", "checkpoint.json.controlCharacter"),
+    (lambda: ckpt.loads('"\\q"'), "checkpoint.notJson", "checkpoint.json.escape"),
+    (lambda: ckpt.loads('"\\u12"'), "checkpoint.notJson", "checkpoint.json.unicodeEscape"),
+    (lambda: ckpt.loads("[] x"), "checkpoint.notJson", "checkpoint.json.extraData"),
+    (lambda: ckpt.loads("\ufeff[]"), "checkpoint.notJson", "checkpoint.json.bom"),
+    (lambda: ckpt.load(_file(b"[1 2]")), "checkpoint.inFile", "checkpoint.notJson"),
+    (
+        lambda: ckpt.loads(_checkpoint(config=[3])),
+        "checkpoint.config",
+        "checkpoint.configNotObject",
+    ),
+    (
+        lambda: ckpt.loads(_checkpoint(config={"vocab_size": 3, "heads": 2})),
+        "checkpoint.config",
+        "checkpoint.configField",
+    ),
+    (lambda: ckpt.loads(_checkpoint(chars=[1, 2])), "checkpoint.chars", "checkpoint.charsNotText"),
+    (lambda: ckpt.loads(_checkpoint(chars=3)), "checkpoint.chars", "checkpoint.charsNotText"),
 ]
 
 
@@ -265,7 +333,34 @@ def test_every_language_says_it_with_its_values(raises, key, lang):
 
 def test_every_engine_error_on_the_page_is_raised_by_some_site():
     keys = {key for key in catalog("en") if key.startswith("engine.error.")}
-    assert keys == {f"engine.error.{key}" for _, key in RAISES}
+    raised = {key for _, key in RAISES} | {cause for _, _, cause in CAUSES}
+    assert keys == {f"engine.error.{key}" for key in raised}
+
+
+@pytest.mark.parametrize("raises, key, cause", CAUSES)
+def test_a_quoted_cause_is_a_page_message_of_its_own(raises, key, cause):
+    exc = _raised(raises)
+    assert exc.key == f"engine.error.{key}"
+    assert render(exc.key, exc.values, "en") == str(exc)
+    quoted = [v for v in exc.values.values() if isinstance(v, dict)]
+    assert [v["key"] for v in quoted] == [f"engine.error.{cause}"]
+    for lang in ("ru", "et"):
+        said = render(quoted[0]["key"], quoted[0]["values"], lang)
+        assert said not in render(quoted[0]["key"], quoted[0]["values"], "en")
+        assert said in render(exc.key, exc.values, lang)
+
+
+@pytest.mark.parametrize("text", ["", "{", '{"a" 1}', "[1 2]", '"abc', "[] x", "\ufeff[]"])
+def test_a_json_error_gives_the_page_its_position_as_numbers_not_the_parsers_words(text):
+    with pytest.raises(json.JSONDecodeError) as parsed:
+        json.loads(text)
+    exc = _raised(lambda: ckpt.loads(text))
+    assert (exc.values["line"], exc.values["column"]) == (
+        str(parsed.value.lineno),
+        str(parsed.value.colno),
+    )
+    assert parsed.value.msg in str(exc)  # English quotes the parser word for word
+    assert parsed.value.msg not in json.dumps(exc.values)  # the page has its own words
 
 
 def _plain_raises(source):
@@ -278,6 +373,12 @@ def _plain_raises(source):
         call = node.exc
         if isinstance(call.func, ast.Name) and call.func.id == "said":
             continue
+        if (
+            isinstance(call.func, ast.Name)
+            and call.func.id == "MyEngineError"
+            and len(call.args) > 1
+        ):
+            continue  # engine.mine's refusal, with its page message (myEngine.error.*)
         texts = [a for a in call.args if isinstance(a, (ast.JoinedStr, ast.Constant))]
         if any(isinstance(a, ast.JoinedStr) or isinstance(a.value, str) for a in texts):
             found.append(node.lineno)
@@ -288,10 +389,12 @@ def test_the_source_check_finds_a_plain_english_raise():
     source = 'def f(x):\n    raise ValueError(f"bad {x}")\n\ndef g():\n    raise TypeError("no")\n'
     assert _plain_raises(source) == [2, 5]
     assert _plain_raises('raise said(ValueError, "a.b", "text")\nraise\n') == []
+    assert _plain_raises('raise MyEngineError("text", "myEngine.error.x")\n') == []
+    assert _plain_raises('raise MyEngineError(f"no {x}")\n') == [1]
 
 
-@pytest.mark.parametrize("name", CONVERTED)
-def test_converted_modules_raise_no_plain_english_message(name):
+@pytest.mark.parametrize("name", MODULES)
+def test_engine_modules_raise_no_plain_english_message(name):
     assert _plain_raises((ROOT / "engine" / name).read_text("utf-8")) == []
 
 
@@ -434,3 +537,44 @@ def test_a_value_the_error_lacks_is_left_as_the_page_leaves_it(lang, tmp_path):
 
     lacking = said(ValueError, "optim.lr", "the learning rate must be positive")
     assert [message_in(lacking, lang)] == page_says([lacking], lang, tmp_path)
+
+
+# -- engine.gradcheck's report table, in the words of the page's messages -----------------------
+
+TABLE_WORDS = ("input", "numeric", "relError", "differs", "agree", "differ")
+
+
+def _reports():
+    """A report whose gradients agree and one whose second input's gradient differs."""
+    agree = gradcheck(lambda v: (v[0] * v[1]).tanh(), [0.5, -2.0])
+    differ = gradcheck(lambda v: v[0] + Value(v[1].data * 3.0), [1.0, 2.0])
+    assert agree.ok and not differ.ok
+    return agree, differ
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+def test_the_report_table_says_the_page_s_words_in_aligned_columns(lang):
+    words = {name: render(f"engine.gradcheck.{name}", {}, lang) for name in TABLE_WORDS}
+    for report in _reports():
+        english = str(report).split("\n")
+        lines = report.table(lang).split("\n")
+        assert len(lines) == len(english) == len(report.inputs) + 2
+        assert (
+            lines[0].split()
+            == [words["input"], "x", "backward()", words["numeric"]] + words["relError"].split()
+        )
+        assert lines[-1] == words["agree" if report.ok else "differ"]
+        for row, english_row in zip(lines[1:-1], english[1:-1]):
+            flagged = row.endswith(f"  {words['differs']}")
+            assert flagged == english_row.endswith("  <-- differs")
+            numbers = row.removesuffix(f"  {words['differs']}")
+            assert numbers.split() == english_row.removesuffix("  <-- differs").split()
+            assert len(numbers) == len(lines[0])  # each number under its heading
+
+
+def test_the_english_table_is_str_of_the_report():
+    for report in _reports():
+        assert report.table() == report.table("en") == str(report)
+    with pytest.raises(ValueError) as caught:
+        report.table("de")
+    assert caught.value.key == "engine.error.words.lang"
