@@ -161,24 +161,29 @@ async def http_error(request, exc: HTTPException):
         "accept", ""
     ):
         return api_error(request, exc.status_code, exc.detail)
-    return html_error(request, exc.status_code, exc.detail)
+    back = gradebook.way_back(request) if request.url.path.startswith("/instructor/") else None
+    return html_error(request, exc.status_code, exc.detail, back)
 
 
-def html_error(request, status: int, detail) -> HTMLResponse:
+def html_error(request, status: int, detail, back=None) -> HTMLResponse:
     """A refusal of a page (the instructor's, a form they sent, a file of the course that is
-    not there) in the language the page speaks, as api_error says it in JSON; English as it
-    always was."""
+    not there) in the language the page speaks, as api_error says it in JSON. Its link leads
+    to `back` (link, words): an instructor's page names its own way back; else the course,
+    in English as it always was."""
     from html import escape
 
     lang = pages.page_language(request)
     if isinstance(detail, str):
         detail = STARLETTE_DETAILS.get(detail, detail)
-    said, back = render(detail, lang), render(BACK_TO_COURSE, lang)
-    # English keeps its bytes; another language says which it is (a screen reader's voice).
-    start = "<!doctype html>" if lang == DEFAULT else f'<!doctype html><html lang="{lang}">'
+    href, words = back or (pages.course_root(lang), BACK_TO_COURSE)
+    said, words = render(detail, lang), render(words, lang)
+    # English keeps its bytes where it leads to the course; the others say which language
+    # they are (a screen reader's voice).
+    plain = lang == DEFAULT and back is None
+    start = "<!doctype html>" if plain else f'<!doctype html><html lang="{lang}">'
     return HTMLResponse(
         f"{start}<meta charset=utf-8><title>{status}</title>"
-        f'<p>{escape(str(said))}</p><p><a href="{pages.course_root(lang)}">{escape(back)}</a></p>',
+        f'<p>{escape(str(said))}</p><p><a href="{escape(href)}">{escape(words)}</a></p>',
         status_code=status,
         # The words follow the browser's language; a refusal is never kept by a cache.
         headers={"Vary": "Accept-Language", "Cache-Control": "no-store"},

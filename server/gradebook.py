@@ -75,6 +75,28 @@ def _not_found():
     return HTTPException(404, msg("Not found."))
 
 
+# Where a refused page leads back to (app.html_error): a form's refusal to the gradebook
+# it was sent from, anything else to the instructor's classes.
+BACK_TO_GRADEBOOK = msg("Back to the gradebook")
+BACK_TO_CLASSES = msg("Back to your classes")
+
+
+def way_back(request):
+    """(link, its words) back from a refused instructor's page, keeping ?lang=; None for a
+    viewer who teaches no class (back to the course, as from any refusal). A class the
+    viewer does not teach leads where an id that does not exist leads: it says nothing."""
+    found = viewer(request)
+    if found is None or "instructor" not in found.roles.values():
+        return None
+    query = language_query(request)
+    class_id = request.path_params.get("id")
+    in_class = request.url.path.startswith("/instructor/classes/")
+    if in_class and isinstance(class_id, int) and 0 < class_id <= MAX_ID:
+        if found.teaches(class_id):
+            return f"/instructor/classes/{class_id}{query}", BACK_TO_GRADEBOOK
+    return f"/instructor/{query}", BACK_TO_CLASSES
+
+
 def _teacher_of(request, class_id: int) -> Viewer:
     found = viewer(request)
     if found is None or not 0 < class_id <= MAX_ID or not found.teaches(class_id):

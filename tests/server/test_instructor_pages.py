@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -380,3 +381,139 @@ def test_plural_samples_are_the_languages_plural_categories():
         assert {rule(n) for n in range(200)} == set(samples), lang
         for category, n in samples.items():
             assert rule(n) == category, (lang, category)
+
+
+# --- the refusals of the instructor's pages -------------------------------------------------
+# How each is met in a browser (a button of the gradebook, a link followed), its status, and
+# what it says in English (its catalog entry); `back` is where its link leads.
+NOBODY = "day11_mlp.py"  # an exercise of the course no one in the class submitted
+
+
+def _regrade_form(exercise: str, token: str | None = None):
+    def send(w, client, csrf, ask):
+        data = {"csrf": csrf if token is None else token, "exercise": exercise}
+        path = f"/instructor/classes/{w.course}/regrade"
+        return client.post(path, data=data, follow_redirects=False, **ask)
+
+    return send
+
+
+def _get(path_of):
+    return lambda w, client, csrf, ask: client.get(path_of(w), **ask)
+
+
+GRADEBOOK = "gradebook"  # back to the class's gradebook
+CLASSES = "classes"  # back to the instructor's classes
+REFUSED = {
+    "unknown exercise": (
+        _regrade_form("nope.py"),
+        400,
+        ("Choose an exercise of the course to grade again.", {}),
+        GRADEBOOK,
+    ),
+    "nobody submitted": (
+        _regrade_form(NOBODY),
+        400,
+        ("No one in this class has submitted {exercise} yet.", {"exercise": NOBODY}),
+        GRADEBOOK,
+    ),
+    "bad token": (
+        _regrade_form(ADD_MUL, token="0" * 64),
+        403,
+        ("The page's security token is missing or old: reload the page and try again.", {}),
+        GRADEBOOK,
+    ),
+    "no such class": (
+        _get(lambda w: "/instructor/classes/999999"),
+        404,
+        ("Not found.", {}),
+        CLASSES,
+    ),
+    "another class": (
+        _get(lambda w: f"/instructor/classes/{w.other_course}"),
+        404,
+        ("Not found.", {}),
+        CLASSES,
+    ),
+    "no such submission": (
+        _get(lambda w: "/instructor/submissions/no-such-submission"),
+        404,
+        ("Not found.", {}),
+        CLASSES,
+    ),
+    "no such re-grade": (
+        _get(lambda w: "/instructor/regrades/999999"),
+        404,
+        ("Not found.", {}),
+        CLASSES,
+    ),
+}
+
+
+def said(english: str, lang: str, **values) -> str:
+    """`english` as the course's catalog says it in `lang`, its {fields} filled."""
+    from grader.messages import catalog
+
+    text = catalog(lang).gettext(english)
+    return text.format(**values) if values else text
+
+
+def _way_back(w: World, back: str, query: str) -> str:
+    return (f"/instructor/classes/{w.course}" if back == GRADEBOOK else "/instructor/") + query
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_a_refused_button_or_link_is_a_page_in_the_page_s_language(world, case, lang):
+    send, status, (english, values), back = REFUSED[case]
+    fill(world)
+    client, csrf = world.client("teacher")
+    answer = send(world, client, csrf, {"params": {"lang": lang}})
+    assert answer.status_code == status
+    assert answer.headers["content-type"].startswith("text/html")
+    page = Visible(answer.text)
+    assert page.attrs["lang"] == lang
+    assert escape(said(english, lang, **values)) in answer.text
+    # The way back keeps the language ?lang= chose.
+    assert _way_back(world, back, f"?lang={lang}") in page.links
+    if lang != "en":
+        data = [*data_of(world), NOBODY]
+        left = english_left(answer.text, data)
+        if lang == "et":
+            english_page = send(world, client, csrf, {})
+            left = sorted(set(left) & set(english_left(english_page.text, data)))
+        assert left == [], left
+    assert "Accept-Language" in answer.headers["vary"]
+    assert "no-store" in answer.headers["cache-control"]
+
+
+@pytest.mark.parametrize("lang", ["ru", "et"])
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_a_refusal_in_the_browser_s_language_leads_back_without_lang(world, case, lang):
+    send, status, (english, values), back = REFUSED[case]
+    fill(world)
+    client, csrf = world.client("teacher")
+    answer = send(world, client, csrf, {"headers": {"Accept-Language": f"{lang}, en;q=0.5"}})
+    assert answer.status_code == status
+    page = Visible(answer.text)
+    assert page.attrs["lang"] == lang
+    assert escape(said(english, lang, **values)) in answer.text
+    assert _way_back(world, back, "") in page.links
+    assert not [link for link in page.links if "lang=" in link]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+def test_the_json_routes_still_refuse_in_json(world, lang):
+    fill(world)
+    client, _ = world.client("teacher")
+    answer = client.get("/api/regrades/999999", params={"lang": lang})
+    assert answer.status_code == 404
+    assert answer.headers["content-type"] == "application/json"
+    assert answer.json() == {"error": said("Not found.", lang)}
+    # An instructor's route asked for JSON answers in JSON too.
+    asked = client.get(
+        "/instructor/submissions/no-such-submission",
+        params={"lang": lang},
+        headers={"Accept": "application/json"},
+    )
+    assert asked.status_code == 404 and asked.json() == {"error": said("Not found.", lang)}

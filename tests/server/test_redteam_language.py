@@ -83,7 +83,7 @@ REFUSALS = {
 @pytest.mark.parametrize("case", list(REFUSALS))
 def test_an_instructor_s_refusal_is_in_the_page_s_language(world, case, lang, how):
     """A page refused to the instructor (a form's mistake, a stale token, another class's
-    page) says why in the language the pages speak, and leads back to the course in it."""
+    page) says why in the language the pages speak, and leads back to their pages in it."""
     send, status, english = REFUSALS[case]
     fill(world)
     client, csrf = world.client("teacher")
@@ -91,25 +91,51 @@ def test_an_instructor_s_refusal_is_in_the_page_s_language(world, case, lang, ho
     assert answer.status_code == status
     assert answer.headers["content-type"].startswith("text/html")
     assert escape(said(english, lang)) in answer.text
-    assert english not in answer.text and "Back to the course" not in answer.text
-    assert f'<a href="/{lang}/">{escape(said("Back to the course", lang))}</a>' in answer.text
+    href, words = _way_back(world, case, lang if how == "?lang=" else None)
+    assert english not in answer.text and words not in answer.text
+    assert f'<a href="{href}">{escape(said(words, lang))}</a>' in answer.text
     assert f'lang="{lang}"' in answer.text
     # Its words follow the browser's language: no cache hands them to another browser.
     assert "Accept-Language" in answer.headers["vary"]
     assert "no-store" in answer.headers["cache-control"]
 
 
+def _way_back(w, case, lang) -> tuple[str, str]:
+    """(link, English words) an instructor's refusal leads back with: a form's refusal to
+    the gradebook it came from, another class's page to their classes; ?lang= kept."""
+    query = f"?lang={lang}" if lang else ""
+    if case == "another class":
+        return f"/instructor/{query}", "Back to your classes"
+    return f"/instructor/classes/{w.course}{query}", "Back to the gradebook"
+
+
 @pytest.mark.parametrize("case", list(REFUSALS))
 def test_an_instructor_s_refusal_in_english_is_as_it_was(world, case):
+    """As it was but for its way back (to the instructor's pages) and its language."""
     send, status, english = REFUSALS[case]
     fill(world)
     client, csrf = world.client("teacher")
     answer = send(world, client, csrf, {})
     assert answer.status_code == status
+    href, words = _way_back(world, case, None)
     assert answer.text == (
-        f"<!doctype html><meta charset=utf-8><title>{status}</title>"
-        f'<p>{escape(english)}</p><p><a href="/">Back to the course</a></p>'
+        f'<!doctype html><html lang="en"><meta charset=utf-8><title>{status}</title>'
+        f'<p>{escape(english)}</p><p><a href="{href}">{words}</a></p>'
     )
+
+
+def test_a_refusal_to_one_who_teaches_nothing_is_as_it_was(world):
+    """A learner has no instructor's pages to go back to: the course, in English byte for
+    byte as before."""
+    client, _ = world.client("ada")
+    answer = client.get(f"/instructor/classes/{world.course}")
+    assert answer.status_code == 404
+    assert answer.text == (
+        "<!doctype html><meta charset=utf-8><title>404</title>"
+        '<p>Not found.</p><p><a href="/">Back to the course</a></p>'
+    )
+    russian = client.get(f"/instructor/classes/{world.course}", params={"lang": "ru"})
+    assert f'<a href="/ru/">{escape(said("Back to the course", "ru"))}</a>' in russian.text
 
 
 # --- what a learner's or another class's request can reach -------------------------------
