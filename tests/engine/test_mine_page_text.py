@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,16 +16,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.i18n.page_messages import render
+from tests.i18n.page_messages import needs_node, node_json, page_says, render
 
 from .mine_files import SOLUTIONS, STUBS
 
 ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(
-    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
-    reason="needs Node.js and `npm ci` (i18next)",
-)
+pytestmark = needs_node
 
 SCRIPT = """
 import { readFileSync } from "node:fs";
@@ -103,16 +98,11 @@ def reports():
 
 def page_text(reports, lang, tmp_path):
     """{"lines": the line of each report, "notes": its speed note at 2.54 times as slow}."""
-    script, data = tmp_path / "line.mjs", tmp_path / "rows.json"
-    script.write_text(SCRIPT, encoding="utf-8")
+    data = tmp_path / "rows.json"
     data.write_text(json.dumps([r["parts"] for r in reports]), encoding="utf-8")
     web = ROOT / "web"
     args = [(web / "i18n.js").as_uri(), (web / "myenginetext.js").as_uri(), lang, str(data)]
-    done = subprocess.run(
-        [NODE, str(script), *args], capture_output=True, text=True, timeout=60, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return node_json(SCRIPT, args, tmp_path)
 
 
 def page_lines(reports, lang, tmp_path):
@@ -187,28 +177,7 @@ def test_a_refusal_in_a_notebook_is_said_as_its_page_says_it(lang, tmp_path):
     errors = _refusals()
     keys = ["myEngine.error." + k for k in ("syntax", "refused", "notLoadedOnLine")]
     assert [e.key for e in errors] == keys
-    script, data = tmp_path / "say.mjs", tmp_path / "messages.json"
-    script.write_text(
-        'import { readFileSync } from "node:fs";\n'
-        "const [i18n, lang, file] = process.argv.slice(2);\n"
-        "const { setLanguage, say } = await import(i18n);\n"
-        "setLanguage(lang);\n"
-        'const messages = JSON.parse(readFileSync(file, "utf8"));\n'
-        "console.log(JSON.stringify(messages.map((m) => say(m))));\n",
-        encoding="utf-8",
-    )
-    data.write_text(json.dumps([{"key": e.key, "values": e.values} for e in errors]), "utf-8")
-    done = subprocess.run(
-        [NODE, str(script), (ROOT / "web" / "i18n.js").as_uri(), lang, str(data)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr
-    assert [mine.message_in(e, lang) for e in errors] == json.loads(
-        done.stdout.strip().splitlines()[-1]
-    )
+    assert [mine.message_in(e, lang) for e in errors] == page_says(errors, lang, tmp_path)
     assert [mine.message_in(e) for e in errors] == [str(e) for e in errors]
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import ast
 import json
-import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 from unittest import mock
@@ -30,7 +28,7 @@ from engine.snapshot import Snapshot
 from engine.tensor import Tensor, broadcast_shape, cross_entropy, stack_rows
 from engine.tokenizer import Tokenizer
 from engine.train import _non_negative_float, _positive_int
-from tests.i18n.page_messages import catalog, render
+from tests.i18n.page_messages import catalog, needs_node, node_json, page_says, render
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every module of the engine: each error names its page message.
@@ -418,7 +416,6 @@ def test_a_cell_with_a_plain_error_names_no_message():
 
 # -- what a cell's output shows (web/errortext.js, in Node with the page's message files) ------
 
-NODE = shutil.which("node")
 SCRIPT = """
 import { readFileSync } from "node:fs";
 const [i18n, errortext, lang, errors] = process.argv.slice(2);
@@ -431,20 +428,11 @@ console.log(JSON.stringify(JSON.parse(readFileSync(errors, "utf8")).map(errorTex
 
 def shown(errors, lang, tmp_path):
     """Each cell error as the output of a `lang` page shows it."""
-    script, data = tmp_path / "show.mjs", tmp_path / "errors.json"
-    script.write_text(SCRIPT, "utf-8")
+    data = tmp_path / "errors.json"
     data.write_text(json.dumps(errors), "utf-8")
     web = ROOT / "web"
-    done = subprocess.run(
-        [NODE, str(script), (web / "i18n.js").as_uri(), (web / "errortext.js").as_uri(), lang]
-        + [str(data)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    args = [(web / "i18n.js").as_uri(), (web / "errortext.js").as_uri(), lang, str(data)]
+    return node_json(SCRIPT, args, tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -456,10 +444,7 @@ def cell_errors():
     return [json.loads(cellrun.run(code, "shown", "<cell>"))["error"] for code in cells]
 
 
-@pytest.mark.skipif(
-    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
-    reason="needs Node.js and `npm ci` (i18next)",
-)
+@needs_node
 @pytest.mark.parametrize("lang", ["en", "ru", "et"])
 def test_a_cell_shows_an_engine_error_in_the_page_language(cell_errors, lang, tmp_path):
     keyed, plain = cell_errors
@@ -477,36 +462,8 @@ def test_a_cell_shows_an_engine_error_in_the_page_language(cell_errors, lang, tm
 
 # -- a Russian or Estonian notebook says them as the page does (engine.errors.message_in) ------
 
-SAY = """
-import { readFileSync } from "node:fs";
-const [i18n, lang, messages] = process.argv.slice(2);
-const { setLanguage, say } = await import(i18n);
-setLanguage(lang);
-console.log(JSON.stringify(JSON.parse(readFileSync(messages, "utf8")).map(say)));
-"""
 
-
-def page_says(errors, lang, tmp_path):
-    """Each error's message as web/i18n.js's say gives it on a `lang` page (errortext.js puts
-    it after the type name)."""
-    script, data = tmp_path / "say.mjs", tmp_path / "messages.json"
-    script.write_text(SAY, "utf-8")
-    data.write_text(json.dumps([{"key": e.key, "values": e.values} for e in errors]), "utf-8")
-    done = subprocess.run(
-        [NODE, str(script), (ROOT / "web" / "i18n.js").as_uri(), lang, str(data)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-@pytest.mark.skipif(
-    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
-    reason="needs Node.js and `npm ci` (i18next)",
-)
+@needs_node
 @pytest.mark.parametrize("lang", ["ru", "et"])
 def test_a_notebook_says_every_engine_error_as_its_page_does(lang, tmp_path):
     from engine.errors import message_in
@@ -527,10 +484,7 @@ def test_an_error_that_names_no_page_message_keeps_its_text():
         message_in(ZeroDivisionError("division by zero"), "de")
 
 
-@pytest.mark.skipif(
-    NODE is None or not (ROOT / "node_modules" / "i18next").is_dir(),
-    reason="needs Node.js and `npm ci` (i18next)",
-)
+@needs_node
 @pytest.mark.parametrize("lang", ["ru", "et"])
 def test_a_value_the_error_lacks_is_left_as_the_page_leaves_it(lang, tmp_path):
     from engine.errors import message_in, said
