@@ -108,6 +108,8 @@ CODES = {
     "exits": b"import sys\nsys.exit(3)\n",
     "raises a stub's words": b"raise NotImplementedError('Day 5: write add. Read x')\n",
     "braces in its error": b"raise ValueError('{lang} {0} {score!r} %s')\n",
+    "dies after printing": b"print('{x} Last output: 1')\nimport os\nos._exit(0)\n",
+    "an int for a float": SOLUTION.replace(b"self.grad = 0.0", b"self.grad = 0"),
 }
 
 
@@ -143,11 +145,14 @@ def _numbers(feedback: str) -> set[str]:
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("code", ["buggy", "stub", "dies after printing", "an int for a float"])
 @pytest.mark.parametrize("lang", ["ru", "et"])
-def test_a_translated_report_tells_no_number_the_english_one_does_not(db, settings, sandbox, lang):
+def test_a_translated_report_tells_no_number_the_english_one_does_not(
+    db, settings, sandbox, lang, code
+):
     """Hidden cases' inputs and answers: a learner reading in another language sees no more
     of them than an English reader of the same grading."""
-    english, translated = stored(db, BUGGY, "en"), stored(db, BUGGY, lang)
+    english, translated = stored(db, CODES[code], "en"), stored(db, CODES[code], lang)
     for sub_id in (english, translated):
         assert jobs.grade_submission(db, settings, sandbox, sub_id) == "graded"
     english, translated = row(db, english), row(db, translated)
@@ -375,3 +380,67 @@ def test_the_migration_keeps_a_class_s_work_up_down_and_up_again(database_url):
         assert row(db, "new-1").language == "en"
     finally:
         db.dispose()
+
+
+# --- both queues, as real processes ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("database, broker", [("sqlite", "database"), ("postgresql", "redis")])
+def test_each_queue_grades_in_the_language_of_the_page(
+    request, tmp_path, sandbox, database, broker
+):
+    from .processes import Course, reference
+
+    if database == "sqlite":
+        url = f"sqlite:///{tmp_path / 'course.db'}"
+    else:
+        url = request.getfixturevalue("postgres_cluster").new_database("redteam_sublang")
+    broker_url = request.getfixturevalue("redis_url") if broker == "redis" else "database"
+    c = Course(tmp_path / "course", url, broker_url)
+    try:
+        c.serve(workers=1)
+        learner = c.learner("Eve")
+        code = reference(EXERCISE).replace("self.data + other.data", "self.data - other.data")
+        asks = {
+            "ru": {"params": {"lang": "ru"}},
+            "et": {"headers": {"Accept-Language": "et-EE, ru;q=0.5"}},
+            "en": {"params": {"lang": "../et"}, "headers": {"Accept-Language": "de"}},
+        }
+        ids = {}
+        for lang, ask in asks.items():
+            headers = {"X-CSRF-Token": learner.csrf, **ask.get("headers", {})}
+            answer = learner.client.post(
+                "/api/submissions",
+                json={"exercise": EXERCISE, "code": code},
+                params=ask.get("params"),
+                headers=headers,
+            )
+            assert answer.status_code == 202, answer.text
+            ids[lang] = answer.json()["submission"]["id"]
+        rows = {sub.id: sub for sub in c.wait_done(ids.values())}
+        english = rows[ids["en"]]
+        for lang, sub_id in ids.items():
+            sub = rows[sub_id]
+            assert (sub.state, sub.score, sub.max_score) == (
+                english.state,
+                english.score,
+                english.max_score,
+            )
+            served = learner.get(sub_id)
+            assert served["language"] == lang
+            graded = GRADED_LINE if lang == "en" else _said(GRADED_LINE, lang)
+            assert graded in served["feedback"].splitlines()
+        learner.close()
+    finally:
+        c.close()
+
+
+GRADED_LINE = "Graded: the cases marked [hidden], with inputs drawn afresh on every run."
+
+
+def _said(english, lang):
+    from grader.messages import catalog
+
+    translated = catalog(lang).gettext(english)
+    assert translated != english
+    return translated
