@@ -216,8 +216,9 @@ def test_a_language_in_the_body_is_not_used(srv, value):
 
 
 # --- (2) a row that holds a language the course does not speak ----------------------------------
-# Written by hand or by an older server: five characters at most (PostgreSQL holds it to that).
-UNSPOKEN = ["xx", "RU", "ru ", "", '"><b>', "de-DE"]
+# Written by hand or by an older server: five characters at most on PostgreSQL (below), any
+# text on SQLite, which does not hold a VARCHAR to its length (the server's tests use SQLite).
+UNSPOKEN = ["xx", "RU", "ru ", "", '"><b>', "de-DE", "ru\x00", "ру", "<script>" * 40, "../ru"]
 
 
 def _graded_in(monkeypatch) -> list[str]:
@@ -251,7 +252,18 @@ def test_an_unspoken_language_is_graded_shown_and_served_as_english(srv, monkeyp
     teacher = srv.signed_in("teacher", class_id, role="instructor")
     page = teacher.get(f"/instructor/submissions/{sub_id}").text
     assert '<pre class="feedback" lang="en">' in page
-    assert "<b>" not in page
+    assert "<b>" not in page and "<script>" not in page
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_postgresql_refuses_a_hand_written_language_over_five_characters(db):
+    from sqlalchemy.exc import DataError
+
+    sub_id = stored(db, b"x = 1\n", "en")
+    with pytest.raises(DataError):
+        with db.session() as s:
+            s.get(Submission, sub_id).language = "ru-RU-x"
+    assert row(db, sub_id).language == "en"
 
 
 def test_a_language_longer_than_the_column_is_never_written(srv):
