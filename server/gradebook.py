@@ -32,7 +32,7 @@ from starlette.templating import Jinja2Templates
 from grader import similarity
 from grader.batch import csv_cell
 from grader.checks import EXERCISES
-from grader.messages import DEFAULT, LANGUAGES, msg
+from grader.messages import msg
 
 from .models import Course, Deadline, Membership, Regrade, Submission, User
 from .pages import course_root, language_query, page_language, translated_templates
@@ -388,7 +388,7 @@ def submission_page(request):
         found,
         sub=sub,
         # The report speaks the learner's language, which may not be the page's.
-        feedback_lang=sub.language if sub.language in LANGUAGES else DEFAULT,
+        feedback_lang=sub.report_language,
         learner=learner,
         course=course,
         code=shown_code(sub.code),

@@ -21,7 +21,7 @@ from sqlalchemy import or_, select, update
 
 from grader import report
 from grader.grade import grade_one
-from grader.messages import DEFAULT, LANGUAGES, msg, render
+from grader.messages import DEFAULT, msg, render
 
 from .models import Deadline, Submission, now
 
@@ -134,18 +134,13 @@ def grade_files(exercise: str, code: bytes, sandbox, seed=None, lang=DEFAULT):
     return float(gradescope["score"]), float(gradescope["max_score"]), text, results
 
 
-def _language(sub: Submission) -> str:
-    # A row written by hand or by an older server may hold anything: English then.
-    return sub.language if sub.language in LANGUAGES else DEFAULT
-
-
 def grade_submission(db, settings, sandbox, submission_id: str) -> str:
     """Claim, grade and store one submission; what happened ("graded", "error", "busy")."""
     with db.session() as s:
         sub = s.get(Submission, submission_id)
         if sub is None:
             return "missing"
-        attempts, lang = sub.attempts, _language(sub)
+        attempts, lang = sub.attempts, sub.report_language
     if attempts >= settings.max_attempts:
         # Its grading has ended a worker each time: record an error instead of a fourth try.
         token = claim(db, submission_id, settings.lease_seconds)

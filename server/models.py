@@ -18,6 +18,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from grader.messages import DEFAULT, LANGUAGES
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -148,6 +150,12 @@ class Submission(Base):
         JSON
     )  # the grader's results (hidden cases' seed included)
     graded_at: Mapped[datetime | None]
+
+    @property
+    def report_language(self) -> str:
+        """The language its report speaks: `language`, or English where a row written by hand
+        or by an older server holds one the course does not speak."""
+        return self.language if self.language in LANGUAGES else DEFAULT
 
 
 class Progress(Base):

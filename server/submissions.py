@@ -37,7 +37,7 @@ def as_json(sub: Submission, code: bool = False) -> dict:
         "score": sub.score,
         "max_score": sub.max_score,
         "feedback": sub.feedback,
-        "language": sub.language,  # the feedback's language
+        "language": sub.report_language,  # the feedback's language (what it was graded in)
         "attempts": sub.attempts,
     }
     if code:
