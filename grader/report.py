@@ -122,7 +122,7 @@ def text(results, label, lang="en"):
             if not test["passed"]:
                 lines.append(f"        {shown(test['message'])}")
         lines.append("")
-    lines += similarity_lines(results.get("similarity"))
+    lines += similarity_lines(results.get("similarity"), lang)
     broken = errors(results)
     if broken:
         lines.append(_not_graded(broken, lang))
@@ -149,18 +149,34 @@ def similarity_summary(rows):
     )
 
 
-def similarity_lines(rows):
-    """The text report's similarity section (the score is not changed by it)."""
+def similarity_lines(rows, lang="en"):
+    """The text report's similarity section (the score is not changed by it), in `lang`: the
+    learner reads the report too (the course server shows it)."""
     if rows is None:
-        return [f"Similarity: {NO_SIMILARITY}", ""]
+        return [
+            render(
+                msg(
+                    "Similarity: not checked: copydetect is not installed "
+                    "(pip install -r requirements/grader.txt)"
+                ),
+                lang,
+            ),
+            "",
+        ]
     if not rows:
         return []
-    lines = ["Similarity, for the instructor (the score is not changed; see grader/README.md):"]
+    heading = msg(
+        "Similarity, for the instructor (the score is not changed; see grader/README.md):"
+    )
+    lines = [render(heading, lang)]
     for row in rows:
-        lines.append(
-            f"  {row['exercise']}: {row['share']:.0%} of the code written is also in "
-            f"{shown(row['match'])}"
+        line = msg(
+            "{exercise}: {share} of the code written is also in {match}",
+            exercise=row["exercise"],
+            share=f"{row['share']:.0%}",
+            match=shown(row["match"]),
         )
+        lines.append("  " + render(line, lang))
     return lines + [""]
 
 

@@ -167,3 +167,15 @@ def test_no_english_is_left_in_a_days_feedback(exercise, catalog_words):
                 if word in english and not known:
                     left[lang].setdefault(word, f"{what}: …{where}…")
     assert left == {lang: {} for lang in LANGS}, json.dumps(left, ensure_ascii=False, indent=1)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_similarity_section_speaks_the_reports_language(lang):
+    """The course server shows the learner the whole report, its similarity section too."""
+    rows = [{"exercise": "day25_microgpt.py", "match": "engine/gpt.py", "share": 0.83}]
+    for found in (None, rows):
+        english = "\n".join(report.similarity_lines(found))
+        shown = "\n".join(report.similarity_lines(found, lang))
+        assert shown != english
+        assert english_left(english, shown, "day25_microgpt.py", lang) == {}
+    assert "day25_microgpt.py" in shown and "83%" in shown and "engine/gpt.py" in shown
