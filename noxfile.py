@@ -99,6 +99,7 @@ def heavy(session: nox.Session) -> None:
     """The load tests at full size (a class of 100 compared, 50 submissions across a restart):
     their smaller cousins run in `nox -s tests`."""
     session.install("-r", TESTS)
+    install_site_build(session)  # what `nox -s tests` has: every test module imports
     session.run("pytest", "-m", "heavy", *session.posargs)
 
 
