@@ -3,8 +3,10 @@
 A lesson page says the engine's errors in its language (engine.errors); what the engine
 writes itself (engine.mine's "My engine" line, engine.gradcheck's report table) it writes
 from a copy of the page's messages (engine/data/words.json, copied from web/locales by
-`python -m tools.engine_words`), for a caller that names its language. English is the
-engine's own code, so only the other languages are copied.
+`python -m tools.engine_words`), for a caller that names its language, or else in the
+language `set_language` chose (a Russian or Estonian page's worker, or notebook, sets it
+once; English by default, as in the terminal). English is the engine's own code, so only
+the other languages are copied.
 """
 
 import functools
@@ -14,7 +16,9 @@ from pathlib import Path
 
 from .errors import said
 
-__all__ = ["in_language", "say"]
+__all__ = ["in_language", "language", "say", "set_language"]
+
+_language = "en"
 
 
 @functools.cache
@@ -32,6 +36,19 @@ def in_language(lang):
             lang=repr(lang),
         )
     return table[lang]
+
+
+def set_language(lang):
+    """Write what the engine writes itself (str() of a gradcheck report) in `lang` from now
+    on; a language the engine has no words for is refused, and the language stays as it was."""
+    global _language
+    in_language(lang)
+    _language = lang
+
+
+def language():
+    """The language the engine writes in when its caller names none ("en" unless set)."""
+    return _language
 
 
 def say(message, words):
