@@ -21,13 +21,12 @@ __all__ = ["in_language", "language", "say", "set_language"]
 _language = "en"
 
 
-@functools.cache
 def in_language(lang):
     """The page's messages in `lang` ("ru", "et") that the engine says, or None for English."""
     if lang == "en":
         return None
-    table = json.loads((Path(__file__).with_name("data") / "words.json").read_text("utf-8"))
-    if lang not in table:
+    table = _words()
+    if not isinstance(lang, str) or lang not in table:  # a list is refused too, not a TypeError
         raise said(
             ValueError,
             "words.lang",
@@ -36,6 +35,11 @@ def in_language(lang):
             lang=repr(lang),
         )
     return table[lang]
+
+
+@functools.cache
+def _words():
+    return json.loads((Path(__file__).with_name("data") / "words.json").read_text("utf-8"))
 
 
 def set_language(lang):

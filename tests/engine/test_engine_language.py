@@ -77,3 +77,11 @@ def test_a_language_without_words_is_refused_and_changes_nothing(restore_languag
         words.set_language("de")
     assert caught.value.key == "engine.error.words.lang"
     assert words.language() == "ru"
+
+
+@pytest.mark.parametrize("lang", [["ru"], None, 7])
+def test_a_language_that_is_not_a_name_is_refused_clearly(lang, restore_language):
+    with pytest.raises(ValueError, match=r"lang is one of 'en', .*'ru'") as caught:
+        words.set_language(lang)
+    assert caught.value.key == "engine.error.words.lang"
+    assert words.language() == "en"
