@@ -90,7 +90,12 @@ def _json_reason(err):
     name = _JSON_REASONS.get(err.msg)
     if name is None:
         return said(ValueError, "checkpoint.json.other", err.msg, reason=err.msg)
-    return said(ValueError, f"checkpoint.json.{name}", err.msg)
+    return said(ValueError, f"checkpoint.json.{name}", _reason(err))
+
+
+def _reason(err):
+    # "Unterminated string starting at" is followed by the position: "at line 3" says it once.
+    return err.msg.removesuffix(" at")
 
 
 @dataclass
@@ -261,7 +266,7 @@ def loads(text):
         raise said(
             CheckpointError,
             "checkpoint.notJson",
-            f"this is not a checkpoint: it is not JSON ({err.msg} at line {err.lineno}, "
+            f"this is not a checkpoint: it is not JSON ({_reason(err)} at line {err.lineno}, "
             f"column {err.colno}); {_HOW_TO_MAKE}",
             reason=_json_reason(err),
             line=err.lineno,
