@@ -1,10 +1,10 @@
 """Slow session fixtures whose work is another program's, started when the tests are collected.
 
-Building the site, building it again for the course server and installing the notebooks'
-kernel packages each wait on a subprocess for one to two minutes. The site's build starts at
-collection, and the others follow it while the browser tests (which mostly wait on pages)
-run: one job after another on a thread of its own (one job at a time: the machine has two
-cores, and the lesson tests' own computations, tests/lessons/ahead.py, use them too). Only work with no clock of its own
+Building the site for the course server and installing the notebooks' kernel packages each
+wait on a subprocess for one to two minutes. The browser tests run first and mostly wait on
+pages, so this work runs meanwhile, one job after another on a thread of its own (one job at
+a time: the machine has two cores, and the first site build and the lesson tests' own
+computations, tests/lessons/ahead.py, use them too). Only work with no clock of its own
 belongs here: every lesson's cells under Pyodide (tests/pyodide) run against the pages' time
 limits, which a busy core would make them miss.
 

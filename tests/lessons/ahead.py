@@ -21,7 +21,6 @@ deterministic (seeded), and what they return is plain data.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 
@@ -67,14 +66,7 @@ def start(modules, keep=None) -> None:
     if _pool is None:
         # spawn: a fresh interpreter, which imports the test module by name (no fork of a
         # process that may hold threads: a browser driver, a served site)
-        # At a lower priority: these computations have no clock, while the tests beside them
-        # (a page's cell under its time limit, in this run or the other half's) do.
-        _pool = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=os.nice,
-            initargs=(10,),
-        )
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     for key in keys:
         function, args = _DECLARED[key]
         _STARTED[key] = _pool.submit(function, *args)
