@@ -160,12 +160,13 @@ async def http_error(request, exc: HTTPException):
     if request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
     ):
-        return api_error(request, exc.status_code, exc.detail)
+        return api_error(request, exc.status_code, exc.detail, headers=exc.headers)
     back = gradebook.way_back(request) if request.url.path.startswith("/instructor/") else None
-    return html_error(request, exc.status_code, exc.detail, back)
+    # The exception's own headers stay (a 405's Allow: the methods the route takes).
+    return html_error(request, exc.status_code, exc.detail, back, headers=exc.headers)
 
 
-def html_error(request, status: int, detail, back=None) -> HTMLResponse:
+def html_error(request, status: int, detail, back=None, headers=None) -> HTMLResponse:
     """A refusal of a page (the instructor's, a form they sent, a file of the course that is
     not there) in the language the page speaks, as api_error says it in JSON. Its link leads
     to `back` (link, words): an instructor's page names its own way back; else the course,
@@ -186,7 +187,7 @@ def html_error(request, status: int, detail, back=None) -> HTMLResponse:
         f'<p>{escape(str(said))}</p><p><a href="{escape(href)}">{escape(words)}</a></p>',
         status_code=status,
         # The words follow the browser's language; a refusal is never kept by a cache.
-        headers={"Vary": "Accept-Language", "Cache-Control": "no-store"},
+        headers={**(headers or {}), "Vary": "Accept-Language", "Cache-Control": "no-store"},
     )
 
 

@@ -37,6 +37,7 @@ from grader.messages import msg
 from .models import Course, Deadline, Membership, Regrade, Submission, User
 from .pages import course_root, language_query, page_language, translated_templates
 from .security import Viewer, check_csrf, csrf_token, viewer
+from .submissions import _ID as SUBMISSION_ID
 
 HERE = Path(__file__).resolve().parent
 NO_STORE = {"Cache-Control": "no-store"}  # learners' grades: never kept by a cache
@@ -347,7 +348,8 @@ def class_page(request):
 
 def submission_page(request):
     found, sub_id = viewer(request), request.path_params["id"]
-    if found is None or len(sub_id) > 36:
+    # Only an id's shape reaches the database (PostgreSQL refuses a NUL in a text).
+    if found is None or not SUBMISSION_ID.fullmatch(sub_id):
         raise _not_found()
     with request.app.state.db.session() as s:
         sub = s.get(Submission, sub_id)
