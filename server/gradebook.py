@@ -37,7 +37,7 @@ from grader.messages import msg
 from .models import Course, Deadline, Membership, Regrade, Submission, User
 from .pages import course_root, language_query, page_language, translated_templates
 from .security import Viewer, check_csrf, csrf_token, viewer
-from .submissions import _ID as SUBMISSION_ID
+from .submissions import SUBMISSION_ID
 
 HERE = Path(__file__).resolve().parent
 NO_STORE = {"Cache-Control": "no-store"}  # learners' grades: never kept by a cache

@@ -23,7 +23,9 @@ from .pages import page_language
 from .security import check_csrf, require_viewer
 from .web import read_json
 
-_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+SUBMISSION_ID = re.compile(  # a submission id: uuid4 text
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+)
 
 
 def as_json(sub: Submission, code: bool = False) -> dict:
@@ -136,7 +138,11 @@ def list_own(request):
 def read_one(request):
     viewer = require_viewer(request)
     with request.app.state.db.session() as s:
-        sub = s.get(Submission, sid) if _ID.fullmatch(sid := request.path_params["id"]) else None
+        sub = (
+            s.get(Submission, sid)
+            if SUBMISSION_ID.fullmatch(sid := request.path_params["id"])
+            else None
+        )
         # Someone else's submission is "not found", not "forbidden": ids say nothing.
         if sub is None or not (sub.user_id == viewer.user.id or viewer.teaches(sub.class_id)):
             raise HTTPException(404, msg("No such submission."))
