@@ -157,10 +157,6 @@ def pytest_collection_modifyitems(config, items):
         return
     kept = [item for item in items if needs_site(item) == (half == "site")]
     config.hook.pytest_deselected(items=[item for item in items if item not in set(kept)])
-    if half == "rest":
-        # The lesson tests last: their computations, started at collection in another process
-        # (tests/lessons/ahead.py), then have the time of the other folders' tests to end.
-        kept.sort(key=lambda item: Path(str(item.path)).parent.name == "lessons")
     items[:] = kept
 
 
