@@ -80,18 +80,13 @@ def npm_ci(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the whole test suite, in two halves at once (tests/halves.py); or the tests and
-    pytest arguments given after --, in one run."""
+    """Run the whole test suite (pass pytest arguments after --)."""
     # requirements/tests.txt includes requirements/server.txt (the server's tests).
     session.install("-r", TESTS)
     install_site_build(session)  # the browser and Pyodide tests build and run the site
-    # The slowest tests named at the end: where the suite's time goes, run after run; the
-    # load tests at full size are `nox -s heavy`'s.
-    options = ["-m", "not heavy", "--durations=25"]
-    if session.posargs:  # a selection: one pytest run
-        session.run("pytest", *options, *session.posargs)
-    else:  # the whole suite: two halves at once, one per core (tests/halves.py)
-        session.run("python", "-m", "tests.halves", *options)
+    # the slowest tests named at the end: where the suite's time goes, run after run; the
+    # load tests at full size are `nox -s heavy`'s
+    session.run("pytest", "-m", "not heavy", "--durations=25", *session.posargs)
 
 
 @nox.session

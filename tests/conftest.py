@@ -2,7 +2,6 @@
 tests/explorer), the built site served on 127.0.0.1 (tests/browser, tests/notebooks), and
 every lesson's cells run under Pyodide (tests/pyodide, tests/notebooks)."""
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -127,37 +126,6 @@ def browser_type_launch_args(browser_type_launch_args):
 # than at the first lesson test (tests/lessons/ahead.py): the browser tests run first and
 # leave the second core mostly idle while they wait for pages.
 START_AT_COLLECTION = {"tests.lessons.test_my_engine", "tests.i18n.test_cells"}
-
-
-# `python -m tests.halves` (nox -s tests) runs the suite as two pytest runs at once: the tests
-# that need the built site, a browser or the lessons' cells under Pyodide, and the others.
-SITE_FOLDERS = ("browser", "notebooks", "pyodide")
-SITE_FIXTURES = {
-    "site_dir",
-    "server_site",
-    "base_url",
-    "lesson_cells_under_pyodide",
-    "shared_python",
-    "page",
-    "context",
-    "browser",
-}
-
-
-def needs_site(item) -> bool:
-    """Whether a test belongs to the site half: it uses the built site, a browser (Playwright's
-    fixtures) or the lessons' cells under Pyodide, or it lives in a folder of such tests."""
-    folder = Path(str(item.path)).relative_to(Path(__file__).parent).parts[0]
-    return folder in SITE_FOLDERS or bool(SITE_FIXTURES & set(getattr(item, "fixturenames", ())))
-
-
-def pytest_collection_modifyitems(config, items):
-    half = os.environ.get("COURSE_TEST_HALF")
-    if half not in ("site", "rest"):
-        return
-    kept = [item for item in items if needs_site(item) == (half == "site")]
-    config.hook.pytest_deselected(items=[item for item in items if item not in set(kept)])
-    items[:] = kept
 
 
 def pytest_collection_finish(session):
