@@ -7,7 +7,6 @@ served as English; the migration keeps a class's work on the way up, down and up
 from __future__ import annotations
 
 import re
-import uuid
 from pathlib import Path
 
 import pytest
@@ -15,12 +14,14 @@ from alembic import command
 from sqlalchemy import inspect, text
 
 from grader.messages import DEFAULT, LANGUAGES
-from server import jobs, people
+from server import jobs
 from server.config import Settings
 from server.db import Database, alembic_config
 from server.models import Deadline, Submission, now
 
 from .client import EXERCISE, make_server
+from .test_jobs import row
+from .test_jobs import stored as stored_job
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTION = (ROOT / "solutions" / EXERCISE).read_bytes()
@@ -58,43 +59,22 @@ def settings(database_url, tmp_path):
 
 
 def stored(db, code, language, late=False, deadline=False) -> str:
-    """A queued submission of a new learner, as submit() stores it; its id."""
-    with db.session() as s:
-        course = people.create_class(s, "Red team")
-        user = people.add_member(s, course, "Eve")
-        class_id, user_id = course.id, user.id
-        if deadline:
+    """A queued submission of a new learner, as submit() stores it (test_jobs.stored), with
+    a 30 % late penalty on its exercise if `deadline`; its id."""
+    sub_id = stored_job(db, EXERCISE, code, late=late, language=language)
+    if deadline:
+        with db.session() as s:
+            sub = s.get(Submission, sub_id)
             s.add(
                 Deadline(
-                    class_id=class_id,
+                    class_id=sub.class_id,
                     exercise=EXERCISE,
                     due_at=now(),
                     late_policy="penalty",
                     penalty_percent=30,
                 )
             )
-    sub_id = str(uuid.uuid4())
-    with db.session() as s:
-        s.add(
-            Submission(
-                id=sub_id,
-                user_id=user_id,
-                class_id=class_id,
-                exercise=EXERCISE,
-                code=code,
-                sha256="0" * 64,
-                late=late,
-                language=language,
-                state="queued",
-                attempts=0,
-            )
-        )
     return sub_id
-
-
-def row(db, sub_id) -> Submission:
-    with db.session() as s:
-        return s.get(Submission, sub_id)
 
 
 # --- (1) a learner after marks: the language changes words, never marks ---------------------
