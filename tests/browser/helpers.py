@@ -25,6 +25,16 @@ def editor_text(block):
     return block.evaluate("el => el.querySelector('.cm-editor').courseEditor.state.doc.toString()")
 
 
+def stop_grace(page, ms):
+    """Give Stop's interrupt `ms` milliseconds before Python is restarted (web/client.js, 5 s
+    by default): with a long grace, an interrupt is told from a restart on a loaded machine."""
+    page.add_init_script(f"globalThis.courseStopGraceMs = {int(ms)};")
+
+
+# Longer than any wait of a test: a Stop that ends before it was an interrupt.
+LONG_GRACE_MS = 120_000
+
+
 def wait_state(block, states, timeout=60.0):
     """Wait until the block's data-state is one of `states`; return it."""
     states = (states,) if isinstance(states, str) else tuple(states)

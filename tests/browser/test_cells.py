@@ -7,6 +7,7 @@ import time
 
 import pytest
 from helpers import (
+    LONG_GRACE_MS,
     PLAYGROUND,
     cell,
     click_and_read_saved,
@@ -16,6 +17,7 @@ from helpers import (
     run_status,
     saved_code,
     set_code,
+    stop_grace,
     wait_state,
 )
 from playwright.sync_api import expect
@@ -143,8 +145,9 @@ def test_huge_output_is_cut_with_a_note(course_page, base_url):
     assert len(text) < 150_000
 
 
-def test_stop_ends_an_endless_loop_within_a_second(course_page, base_url):
+def test_stop_ends_an_endless_loop_and_keeps_the_session(course_page, base_url):
     page = course_page
+    stop_grace(page, LONG_GRACE_MS)  # an interrupt, however long a loaded machine takes
     page.goto(base_url + PLAYGROUND)
     block = cell(page, 0)
     set_code(block, "kept = 41")
@@ -154,10 +157,11 @@ def test_stop_ends_an_endless_loop_within_a_second(course_page, base_url):
     wait_state(block, "running", timeout=5)
     page.wait_for_timeout(500)
     block.locator("[data-action=stop]").click()
-    # Stopped within the wait (how fast is for benchmarks, not a timed assertion on a
-    # shared machine), by an interrupt that keeps the session.
-    wait_state(block, "idle", timeout=10)
+    # Stopped (how fast is for benchmarks, not a timed assertion on a shared machine) by an
+    # interrupt that keeps the session: the grace before a restart is longer than this wait.
+    wait_state(block, "idle", timeout=60)
     assert "Stopped" in output(block)
+    assert "restarted" not in output(block)
     # Isolated page: the interrupt kept the session, so earlier names survive.
     set_code(block, "print(kept + 1)")
     assert run(block) == "done", output(block)
@@ -166,6 +170,7 @@ def test_stop_ends_an_endless_loop_within_a_second(course_page, base_url):
 
 def test_a_stop_pressed_while_a_cells_packages_load_keeps_python(course_page, base_url):
     page = course_page
+    stop_grace(page, LONG_GRACE_MS)
     page.goto(base_url + PLAYGROUND)
     block = cell(page, 0)
     set_code(block, "kept = 41")
@@ -183,7 +188,7 @@ def test_a_stop_pressed_while_a_cells_packages_load_keeps_python(course_page, ba
     assert len(held) == 1
     held[0].continue_()
     page.context.unroute("**/engine-*.whl")
-    wait_state(block, "idle", timeout=10)
+    wait_state(block, "idle", timeout=60)
     assert "Stopped" in output(block)
     assert "restarted" not in output(block)
     # The interrupt reached the loop once the package had loaded: the session survived.
@@ -194,6 +199,9 @@ def test_a_stop_pressed_while_a_cells_packages_load_keeps_python(course_page, ba
 
 def test_stop_restarts_python_when_the_page_is_not_isolated(course_page, plain_url):
     page = course_page
+    # Without isolation there is no interrupt to wait for: the restart comes at once, long
+    # before the grace an interrupt would get.
+    stop_grace(page, LONG_GRACE_MS)
     # A host without headers, in a browser without a service worker (the tests' default).
     page.goto(plain_url + PLAYGROUND)
     assert page.evaluate("crossOriginIsolated") is False
@@ -202,14 +210,34 @@ def test_stop_restarts_python_when_the_page_is_not_isolated(course_page, plain_u
     block.locator("[data-action=run]").click()
     wait_state(block, "running", timeout=60)
     page.wait_for_function("() => coursePython.status.phase === 'ready'", timeout=60_000)
-    start = time.monotonic()
     block.locator("[data-action=stop]").click()
-    wait_state(block, "idle", timeout=5)
-    assert time.monotonic() - start < 1.0
+    wait_state(block, "idle", timeout=60)
     assert "Python restarted" in output(block)
     set_code(block, "print('running again')")
     assert run(block) == "done"
     assert output(block).strip() == "running again"
+
+
+def test_stop_restarts_python_when_the_code_outlives_the_interrupt(course_page, base_url):
+    page = course_page
+    stop_grace(page, 1000)  # the default is 5 s: the path is the same
+    page.goto(base_url + PLAYGROUND)
+    block = cell(page, 0)
+    set_code(block, "kept = 41")
+    assert run(block) == "done"
+    # Code that catches the KeyboardInterrupt and goes on: only a new Python ends it.
+    set_code(
+        block,
+        "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass",
+    )
+    block.locator("[data-action=run]").click()
+    wait_state(block, "running", timeout=60)
+    block.locator("[data-action=stop]").click()
+    wait_state(block, "idle", timeout=60)
+    assert "Python restarted" in output(block)
+    set_code(block, "print('kept' in globals())")
+    assert run(block) == "done", output(block)
+    assert output(block).strip() == "False"  # a new session: the old names are gone
 
 
 def test_the_time_limit_stops_a_cell(course_page, base_url):
