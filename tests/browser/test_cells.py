@@ -456,9 +456,8 @@ def test_a_stopped_cell_is_not_run_again_behind_the_learners_back(course_page, b
     wait_state(first, "idle", timeout=5)
     # Cell 2 needs the cells above it, but the stopped one is skipped, and it says so.
     set_code(second, "print('cell 2 ran')")
-    start = time.monotonic()
+    # Done at all: had it run the endless cell again, it would not have ended.
     assert run(second, timeout=10) == "done", output(second)
-    assert time.monotonic() - start < 5
     text = output(second)
     # Named as the page shows it (no cell numbers there), with what happened and what to do.
     assert (
@@ -484,6 +483,7 @@ def test_a_stopped_cell_is_not_run_again_behind_the_learners_back(course_page, b
 
 def test_a_stopped_cell_that_its_own_run_brings_back_runs_above_again(course_page, base_url):
     page = course_page
+    stop_grace(page, LONG_GRACE_MS)  # an interrupt keeps `n`, however loaded the machine
     page.goto(base_url + PLAYGROUND)
     first, second = cell(page, 0), cell(page, 1)
     # Loops on its first run only, then fails: run by itself, it is no longer "stopped".
@@ -492,7 +492,7 @@ def test_a_stopped_cell_that_its_own_run_brings_back_runs_above_again(course_pag
     wait_state(first, "running", timeout=60)
     page.wait_for_timeout(300)
     first.locator("[data-action=stop]").click()
-    wait_state(first, "idle", timeout=5)
+    wait_state(first, "idle", timeout=60)
     assert run(first, timeout=10) == "error"
     assert "ValueError: 2" in output(first)
     # Cell 2 runs it again (it did not finish), and stops at its error.
