@@ -172,10 +172,11 @@ def test_an_ipc_object_one_case_leaves_is_out_of_reach_of_the_next(
 @pytest.mark.parametrize("level", [p for p in LEVELS[:2]])
 def test_the_ipc_finder_finds_what_its_own_case_left(tmp_path, level, kind, ipc_key):
     # The control: in one case, the finder does find the secret (full marks), so a 0 above
-    # means the object was out of reach, not that the attack is broken.
+    # means the object was out of reach, not that the attack is broken. Roomy limits: a case
+    # that a busy machine keeps past a 1 s limit would lose a mark the attack did not.
     values = _ipc_values(ipc_key, kind)
     source = attack("ipc_leave.py", **values) + attack("ipc_find.py", **values) + HELD + REFERENCE
-    assert score(grade_with(make_sandbox(level, QUICK), tmp_path, source)) == 12
+    assert score(grade_with(make_sandbox(level, ROOMY), tmp_path, source)) == 12
 
 
 # -- abstract unix sockets ------------------------------------------------------------------
