@@ -56,11 +56,10 @@ def _tell_engine_language():
         return  # English is the engine's default: nothing to tell
     if importlib.util.find_spec("engine") is None:
         return
-    engine_words = importlib.import_module("engine.words")
     try:
-        engine_words.set_language(_language)
-    except (AttributeError, ValueError):
-        pass
+        importlib.import_module("engine.words").set_language(_language)
+    except (ImportError, AttributeError, ValueError):
+        pass  # an engine with no words (an older one, or another package named engine)
 
 
 def _hook_plot():

@@ -4,6 +4,8 @@ report, and the report quoted in assert_gradients' error, are then in that langu
 by default, as in the terminal; a language the engine has no words for is refused."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +87,37 @@ def test_a_language_that_is_not_a_name_is_refused_clearly(lang, restore_language
         words.set_language(lang)
     assert caught.value.key == "engine.error.words.lang"
     assert words.language() == "en"
+
+
+@pytest.mark.parametrize(
+    "words_module",
+    [None, "raise ImportError('half installed')\n"],
+    ids=["no words module", "a words module that fails"],
+)
+def test_a_pages_cells_run_when_its_engine_has_no_words(tmp_path, words_module):
+    # Another package named engine on the path (or an older engine): a Russian page's cell
+    # still runs, and the engine writes what it writes; no cell fails for want of its words.
+    package = tmp_path / "engine"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    if words_module is not None:
+        (package / "words.py").write_text(words_module)
+    script = (
+        "import importlib.util, sys\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "spec = importlib.util.spec_from_file_location('cellrun', sys.argv[1])\n"
+        "cellrun = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(cellrun)\n"
+        "cellrun.set_language('ru')\n"
+        "print(cellrun.run('import engine\\nprint(6 * 7)', 'page', '<cell 1>'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "web" / "cellrun.py")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    printed, result = done.stdout.strip().splitlines()
+    assert (printed, json.loads(result)) == ("42", {"ok": True}), done.stderr
