@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .errors import said
 from .value import Value
-from .words import in_language
+from .words import in_language, language
 
 __all__ = ["GradCheck", "gradcheck", "numerical_grad", "assert_gradients"]
 
@@ -64,11 +64,12 @@ class GradCheck:
         return self.ok
 
     def __str__(self):
-        return self.table()
+        return self.table(language())
 
     def table(self, lang="en"):
         """The report, one row per input, in `lang` ("en", "ru", "et": the page's words,
-        engine.words); str(report) is its English. A column is as wide as its heading."""
+        engine.words); str(report) is it in the engine's language (engine.words.set_language:
+        English unless a page or notebook set its own). A column is as wide as its heading."""
         words = _table_words(lang)
         input_, numeric, error = (words[k] for k in ("input", "numeric", "relError"))
         w_in, w_num, w_err = max(6, len(input_)), max(14, len(numeric)), max(11, len(error))

@@ -29,7 +29,8 @@ A notebook runs wherever a learner opens it (Jupyter, JupyterLab, VS Code, Colab
   to install from a clone instead. No network, no address, plain `python`: a message,
   never a traceback. In a Russian or Estonian notebook the cell also makes an engine
   error's traceback end with its message in that language, as the lesson page's output
-  does (`engine.errors.show_errors_in`; plain `python` keeps Python's own).
+  does (`engine.errors.show_errors_in`; plain `python` keeps Python's own), and the engine
+  writes what it writes itself (a gradcheck report's table) in it (`engine.words.set_language`).
 - **My engine cell.** From day 6 on (a learner has a whole `Value` by then), the cell after
   the setup cell holds `MY_ENGINE = None`: set to a folder of the learner's exercise files
   (`"."` for the ones this notebook's exercise cells saved), it installs them as the engine
@@ -429,7 +430,8 @@ def setup_cell(config: dict, lang: str = translations.DEFAULT) -> str:
 
 def _errors_in(lang: str) -> list[str]:
     """The setup cell's last lines in a translation's notebook: the engine's errors end their
-    traceback in its language, as the lesson page's do (engine.errors.show_errors_in)."""
+    traceback in its language, as the lesson page's do (engine.errors.show_errors_in), and
+    what the engine writes itself is in it too (engine.words.set_language)."""
     return [
         "",
         'if "get_ipython" in globals() and importlib.util.find_spec("engine"):',
@@ -441,6 +443,17 @@ def _errors_in(lang: str) -> list[str]:
         ),
         "        from engine.errors import show_errors_in",
         f"        show_errors_in({lang!r}, get_ipython())",
+        "    except ImportError:",
+        "        pass",
+        'if importlib.util.find_spec("engine"):',
+        "    try:  # "
+        + t(
+            lang,
+            "a gradcheck report's table in this notebook's language (an older engine writes it "
+            "in English)",
+        ),
+        "        from engine.words import set_language",
+        f"        set_language({lang!r})",
         "    except ImportError:",
         "        pass",
     ]

@@ -11,6 +11,9 @@ behaves the same in the page and in CI:
 - a traceback starts at the learner's own code: frames of this module are cut;
 - KeyboardInterrupt (Stop, or the time limit) is reported as a stop, not an error.
 
+The host names the page's language once (`set_language`): the engine writes what it writes
+itself (a gradcheck report's table) in it.
+
 The host gives one callback, `emit(kind, text, key)`, with kind "figure" (SVG text),
 "model" (JSON text of a training snapshot) or "stdout" (text shown as output). Results
 are JSON text, so no proxy crosses over.
@@ -25,11 +28,12 @@ import math
 import sys
 import traceback
 
-__all__ = ["call", "check_exercise", "reset", "run", "set_emitter"]
+__all__ = ["call", "check_exercise", "reset", "run", "set_emitter", "set_language"]
 
 _namespaces = {}
 _learner_files = set()
 _emit = None
+_language = "en"
 
 
 def set_emitter(emit):
@@ -37,6 +41,25 @@ def set_emitter(emit):
     global _emit
     _emit = emit
     _hook_plot()
+
+
+def set_language(lang):
+    """The page's language ("en", "ru", "et"), for what the engine writes itself."""
+    global _language
+    _language = lang
+
+
+def _tell_engine_language():
+    # Before each cell, as the plot hook: a page's engine is loaded with its first cell that
+    # imports it. A language the engine has no words for leaves it writing English.
+    if _language == "en" and "engine.words" not in sys.modules:
+        return  # English is the engine's default: nothing to tell
+    if importlib.util.find_spec("engine") is None:
+        return
+    try:
+        importlib.import_module("engine.words").set_language(_language)
+    except (ImportError, AttributeError, ValueError):
+        pass  # an engine with no words (an older one, or another package named engine)
 
 
 def _hook_plot():
@@ -124,6 +147,7 @@ def run(code, key, filename):
         if tree.body and isinstance(tree.body[-1], ast.Expr):
             last = ast.Expression(tree.body.pop().value)
         _hook_plot()
+        _tell_engine_language()
         exec(compile(tree, filename, "exec"), ns)
         if last is not None:
             value = eval(compile(last, filename, "eval"), ns)

@@ -19,7 +19,7 @@
 // The messages to the worker and back are web/protocol.js's, checked by `tsc` (`nox -s lint`).
 
 import { startWorker } from "./protocol.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 /** @typedef {import("./protocol.js").ToWorker} ToWorker */
 /** @typedef {import("./protocol.js").FromWorker} FromWorker */
@@ -139,9 +139,12 @@ export class PythonClient {
     // Python loads while the page does; the first client takes that worker over.
     const early = globalThis.courseEarlyPython;
     globalThis.courseEarlyPython = null;
-    const adopt = early?.worker && new URL(early.indexURL, location.href).href === this.indexURL;
+    // Its Python must be the page's runtime, speaking the page's language (a gradcheck table).
+    const lang = language();
+    const adopt =
+      early?.worker && new URL(early.indexURL, location.href).href === this.indexURL && early.lang === lang;
     if (!adopt) early?.worker?.terminate();
-    const { worker, interrupt } = adopt ? early : startWorker(this.workerURL, this.indexURL);
+    const { worker, interrupt } = adopt ? early : startWorker(this.workerURL, this.indexURL, lang);
     this.worker = worker;
     this.interrupt = interrupt;
     worker.onmessage = (event) => this.receive(event.data);

@@ -44,7 +44,16 @@ const materialTheme = EditorView.theme({
     backgroundColor: "var(--md-code-bg-color)",
     color: "var(--course-muted)", // web/course.css: 4.5:1 in both palettes
     border: "none",
+    // The line numbers take the text's height and never give the editor theirs: until an
+    // editor is first in view its line heights are estimates (CodeMirror measures only what
+    // is in view), and numbers sized from them would make it taller until then, and shrink
+    // it as it comes into view, moving its Run button from under the pointer.
+    minHeight: "0 !important",
+    height: "auto",
+    alignSelf: "stretch",
+    overflow: "hidden",
   },
+  ".cm-gutter": { height: "0", minHeight: "0 !important", overflow: "visible !important" },
   ".cm-activeLine, .cm-activeLineGutter": { backgroundColor: "var(--md-code-hl-color--light, transparent)" },
   "&.cm-focused": { outline: "2px solid var(--md-accent-fg-color)" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": {

@@ -9,8 +9,11 @@
 /**
  * Boot Pyodide from `indexURL` (the site's copy). Sent once, first. With `interruptBuffer`
  * (only when the page is cross-origin isolated) the page stops a run by writing 2 (SIGINT)
- * into its first byte.
- * @typedef {{type: "init", indexURL: string, interruptBuffer?: SharedArrayBuffer}} InitMessage
+ * into its first byte. `lang`: the page's language ("en", "ru", "et"; "en" when absent), in
+ * which the engine writes what it writes itself (a gradcheck report's table:
+ * cellrun.set_language).
+ * @typedef {{type: "init", indexURL: string, interruptBuffer?: SharedArrayBuffer,
+ *   lang?: string}} InitMessage
  */
 
 /**
@@ -59,7 +62,8 @@
 /**
  * Where Python stands. `key`: the page's message for it (web/locales/*.json: "python.loading",
  * "python.ready", "python.failed" with `detail`, the error's own text), said in the page's
- * language by the page: the worker knows no language.
+ * language by the page: the worker's own words are keys, not text (its init's `lang` is for
+ * the engine's Python only).
  * @typedef {{type: "status", phase: Phase, key: string, detail?: string}} StatusMessage */
 
 /**
@@ -117,13 +121,14 @@ export function thrown(err) {
 /** The worker and its interrupt buffer, started with its "init" message sent.
  * @param {string | URL} workerURL
  * @param {string} indexURL
+ * @param {string} lang the page's language
  * @returns {{worker: Worker, interrupt: Uint8Array | null}} */
-export function startWorker(workerURL, indexURL) {
+export function startWorker(workerURL, indexURL, lang) {
   const worker = new Worker(workerURL, { type: "module", name: "python" });
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
   const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
   /** @type {InitMessage} */
-  const init = { type: "init", indexURL, interruptBuffer: interrupt?.buffer };
+  const init = { type: "init", indexURL, interruptBuffer: interrupt?.buffer, lang };
   worker.postMessage(init);
   return { worker, interrupt };
 }

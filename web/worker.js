@@ -112,7 +112,7 @@ function emit(kind, text, key) {
 }
 
 /** @param {import("./protocol.js").InitMessage} message */
-async function boot({ indexURL, interruptBuffer }) {
+async function boot({ indexURL, interruptBuffer, lang }) {
   post({ type: "status", phase: "loading", key: "python.loading" });
   const { loadPyodide } = await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`);
   pyodide = await loadPyodide({ indexURL, packages: [] });
@@ -127,6 +127,7 @@ async function boot({ indexURL, interruptBuffer }) {
   pyodide.runPython("import sys; sys.path.insert(0, '/course')");
   cellrun = pyodide.pyimport("course_cellrun");
   cellrun.set_emitter(emit);
+  cellrun.set_language(lang ?? "en");
   post({ type: "status", phase: "ready", key: "python.ready" });
 }
 

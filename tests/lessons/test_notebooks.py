@@ -358,3 +358,34 @@ def test_the_my_engine_cell_installs_a_folder_and_says_clearly_what_went_wrong(t
     for message in (nowhere, no_files, bad):
         assert len(message.splitlines()) == 1 and "Traceback" not in message
     assert still == "Value from engine.value"  # a file that cannot be used changes nothing
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "et"])
+def test_the_setup_cell_sets_the_engines_language_for_a_gradcheck_report(lang):
+    """Day 7's notebook in `lang`: after its setup cell (run where `engine` is importable), a
+    gradcheck report prints its table in the notebook's language, as the lesson page's does;
+    an English notebook's stays English."""
+    stem = "day07_accumulation" + ("" if lang == "en" else f".{lang}")
+    nb = json.loads((notebooks.NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    (setup,) = (
+        "".join(c["source"])
+        for c in nb["cells"]
+        if c["metadata"].get("course", {}).get("cell") == "setup"
+    )
+    report = (
+        "from engine.gradcheck import gradcheck\n"
+        "print(gradcheck(lambda v: v[0] * v[1], [1.0, 2.0]))\n"
+    )
+    runner = "import sys\nns = {}\nfor source in sys.argv[1:]:\n    exec(source, ns)\n"
+    run = subprocess.run(
+        [sys.executable, "-c", runner, setup, report],
+        capture_output=True,
+        text=True,
+        cwd=notebooks.ROOT,  # where `engine` is importable, as after the setup cell
+        timeout=120,
+    )
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    page = json.loads((notebooks.ROOT / "web" / "locales" / f"{lang}.json").read_text("utf-8"))
+    table = run.stdout.splitlines()[-4:]  # its heading, a row per input, its verdict
+    assert table[0].split()[0] == page["engine.gradcheck.input"]
+    assert table[-1] == page["engine.gradcheck.agree"]

@@ -2,9 +2,10 @@
 //
 //   node tests/pyodide/run_cells.mjs <pages.json> <results.json>
 //
-// pages.json: [{page, cells: [{code, timeout}]}]. Each page gets a fresh namespace,
+// pages.json: [{page, lang?, cells: [{code, timeout}]}]. Each page gets a fresh namespace,
 // and its cells run in page order through web/cellrun.py (the module the browser
-// worker uses), with `engine` importable as on the site. A cell that runs past its
+// worker uses), with `engine` importable as on the site, told the page's `lang` ("en" when
+// absent) as the worker tells it from its init message. A cell that runs past its
 // time limit is interrupted (Pyodide's interrupt buffer, set from the main thread).
 // results.json: [{page, cells: [{ok, interrupted, error, stdout, stderr, figures, models, seconds}]}],
 // in the order of pages.json.
@@ -58,7 +59,8 @@ async function workerMain() {
     else sink.stdout += text;
   });
 
-  function runPage({ page, cells }) {
+  function runPage({ page, lang, cells }) {
+    cellrun.set_language(lang ?? "en");
     const done = [];
     cells.forEach((cell, i) => {
       sink = { stdout: "", stderr: "", figures: 0, models: 0 };
