@@ -7,6 +7,9 @@ import shutil
 
 import pytest
 
+from server.config import Settings
+from server.db import Database
+
 from .services import INSTALL, Postgres, Redis, postgres_bin
 
 _names = itertools.count()
@@ -38,3 +41,35 @@ def database_url(request, tmp_path):
         return f"sqlite:///{tmp_path / 'course.db'}"
     cluster = request.getfixturevalue("postgres_cluster")
     return cluster.new_database(f"course_{next(_names)}")
+
+
+@pytest.fixture
+def db(database_url):
+    """The course's database there, migrated to the newest schema."""
+    database = Database(database_url)
+    database.migrate()
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def settings(database_url, tmp_path):
+    """The server's settings for that database: a data folder of the test's own, a fixed
+    grading seed, a 30 s lease."""
+    return Settings.from_env(
+        env={"COURSE_DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test-key"},
+        database_url=database_url,
+        lease_seconds=30.0,
+        grade_seed=1,
+    )
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    """The grader's sandbox this machine has (bwrap, else the uid jail), else a skip."""
+    from grader.sandbox import SandboxError, detect
+
+    try:
+        return detect("auto")
+    except SandboxError as exc:
+        pytest.skip(f"no sandbox here: {exc}")

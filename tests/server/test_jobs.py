@@ -13,29 +13,9 @@ import pytest
 from sqlalchemy import update
 
 from server import jobs, people
-from server.config import Settings
-from server.db import Database
 from server.models import Deadline, Submission, now
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def db(database_url):
-    database = Database(database_url)
-    database.migrate()
-    yield database
-    database.dispose()
-
-
-@pytest.fixture
-def settings(database_url, tmp_path):
-    return Settings.from_env(
-        env={"COURSE_DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test-key"},
-        database_url=database_url,
-        lease_seconds=30.0,
-        grade_seed=1,
-    )
 
 
 def learner(db):
@@ -225,16 +205,6 @@ def test_a_language_the_course_does_not_speak_is_graded_in_english(db, settings)
         jobs.claim(db, sub_id, -1)
     jobs.grade_submission(db, settings, None, sub_id)
     assert row(db, sub_id).feedback == said(STOPPED, "en", count=3)
-
-
-@pytest.fixture(scope="module")
-def sandbox():
-    from grader.sandbox import SandboxError, detect
-
-    try:
-        return detect("auto")
-    except SandboxError as exc:
-        pytest.skip(f"no sandbox here: {exc}")
 
 
 @pytest.mark.parametrize("late, factor", [(False, 1.0), (True, 0.8)])

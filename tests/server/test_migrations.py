@@ -10,6 +10,8 @@ from sqlalchemy import inspect
 from server.db import Database, alembic_config
 from server.models import Base
 
+from .rows_0001 import add_submission, first_schema
+
 
 def _state(db):
     with db.engine.connect() as conn:
@@ -71,31 +73,9 @@ def test_submissions_made_before_languages_say_english_after_the_upgrade(databas
     graded in English and says so; going back to 0001 keeps the submissions."""
     from sqlalchemy import text
 
-    db = Database(database_url)
-    config = alembic_config(database_url)
-    try:
-        command.upgrade(config, "0001")
+    with first_schema(database_url) as (db, config):
         with db.engine.begin() as conn:
-            conn.execute(
-                text(
-                    "INSERT INTO classes (id, name, invite_code, created_at) "
-                    "VALUES (1, 'Old', 'old-code', CURRENT_TIMESTAMP)"
-                )
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO users (id, login, name, created_at) "
-                    "VALUES (1, 'ada', 'Ada', CURRENT_TIMESTAMP)"
-                )
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO submissions (id, user_id, class_id, exercise, code, sha256, "
-                    "created_at, late, state, attempts) VALUES ('old-1', 1, 1, "
-                    "'day05_add_mul.py', :code, :sha, CURRENT_TIMESTAMP, false, 'graded', 1)"
-                ),
-                {"code": b"print(1)", "sha": "0" * 64},
-            )
+            add_submission(conn, "old-1", b"print(1)")
         db.migrate()
         with db.session() as s:
             from server.models import Submission
@@ -108,5 +88,3 @@ def test_submissions_made_before_languages_say_english_after_the_upgrade(databas
             assert conn.execute(text("SELECT id FROM submissions")).scalars().all() == ["old-1"]
             columns = {c["name"] for c in inspect(conn).get_columns("submissions")}
             assert "language" not in columns
-    finally:
-        db.dispose()

@@ -15,11 +15,10 @@ from sqlalchemy import inspect, text
 
 from grader.messages import DEFAULT, LANGUAGES
 from server import jobs
-from server.config import Settings
-from server.db import Database, alembic_config
 from server.models import Deadline, Submission, now
 
 from .client import EXERCISE, make_server
+from .rows_0001 import add_submission, first_schema
 from .test_jobs import row
 from .test_jobs import stored as stored_job
 
@@ -28,34 +27,6 @@ SOLUTION = (ROOT / "solutions" / EXERCISE).read_bytes()
 # A learner's usual mistake: a sum that subtracts (some cases pass, some fail).
 BUGGY = SOLUTION.replace(b"Value(self.data + other.data", b"Value(self.data - other.data")
 assert BUGGY != SOLUTION
-
-
-@pytest.fixture(scope="module")
-def sandbox():
-    from grader.sandbox import SandboxError, detect
-
-    try:
-        return detect("auto")
-    except SandboxError as exc:
-        pytest.skip(f"no sandbox here: {exc}")
-
-
-@pytest.fixture
-def db(database_url):
-    database = Database(database_url)
-    database.migrate()
-    yield database
-    database.dispose()
-
-
-@pytest.fixture
-def settings(database_url, tmp_path):
-    return Settings.from_env(
-        env={"COURSE_DATA_DIR": str(tmp_path / "data"), "SECRET_KEY": "test-key"},
-        database_url=database_url,
-        lease_seconds=30.0,
-        grade_seed=1,
-    )
 
 
 def stored(db, code, language, late=False, deadline=False) -> str:
@@ -309,23 +280,8 @@ def test_the_migration_keeps_a_class_s_work_up_down_and_up_again(database_url):
 
     from server.models import Base
 
-    db = Database(database_url)
-    config = alembic_config(database_url)
-    try:
-        command.upgrade(config, "0001")
+    with first_schema(database_url) as (db, config):
         with db.engine.begin() as conn:
-            conn.execute(
-                text(
-                    "INSERT INTO classes (id, name, invite_code, created_at) "
-                    "VALUES (1, 'Old', 'old-code', CURRENT_TIMESTAMP)"
-                )
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO users (id, login, name, created_at) "
-                    "VALUES (1, 'ada', 'Ada', CURRENT_TIMESTAMP)"
-                )
-            )
             conn.execute(
                 text(
                     "INSERT INTO regrades (id, class_id, exercise, total, created_at) "
@@ -333,14 +289,15 @@ def test_the_migration_keeps_a_class_s_work_up_down_and_up_again(database_url):
                 )
             )
             for sub_id, regrade in (("old-1", None), ("old-2", 1)):
-                conn.execute(
-                    text(
-                        "INSERT INTO submissions (id, user_id, class_id, exercise, code, sha256, "
-                        "created_at, late, state, attempts, regrade_id, score, max_score, "
-                        "feedback) VALUES (:id, 1, 1, 'day05_add_mul.py', :code, :sha, "
-                        "CURRENT_TIMESTAMP, true, 'graded', 1, :regrade, 2.5, 3.0, 'Score')"
-                    ),
-                    {"id": sub_id, "code": b"\x00\xff", "sha": "0" * 64, "regrade": regrade},
+                add_submission(
+                    conn,
+                    sub_id,
+                    b"\x00\xff",
+                    late=True,
+                    regrade_id=regrade,
+                    score=2.5,
+                    max_score=3.0,
+                    feedback="Score",
                 )
             old_schema = _schema(conn)
         kept = "SELECT id, code, late, regrade_id, score, feedback FROM submissions ORDER BY id"
@@ -361,17 +318,8 @@ def test_the_migration_keeps_a_class_s_work_up_down_and_up_again(database_url):
         # A new submission after the second upgrade says English unless told otherwise.
         command.upgrade(config, "head")
         with db.engine.begin() as conn:
-            conn.execute(
-                text(
-                    "INSERT INTO submissions (id, user_id, class_id, exercise, code, sha256, "
-                    "created_at, late, state, attempts) VALUES ('new-1', 1, 1, "
-                    "'day05_add_mul.py', :code, :sha, CURRENT_TIMESTAMP, false, 'queued', 0)"
-                ),
-                {"code": b"x", "sha": "0" * 64},
-            )
+            add_submission(conn, "new-1", b"x", state="queued", attempts=0)
         assert row(db, "new-1").language == "en"
-    finally:
-        db.dispose()
 
 
 # --- both queues, as real processes ---------------------------------------------------------
