@@ -139,7 +139,11 @@ def add_existing(s, course: Course, login: str, role: str = "learner") -> User:
     member = s.get(Membership, (user.id, course.id))
     if member is not None:
         raise PeopleError(
-            msg("{login} is already in this class as a {role}.", login=user.login, role=member.role)
+            msg(
+                "{login} is already in this class (role: {role}).",
+                login=user.login,
+                role=member.role,
+            )
         )
     s.add(Membership(user_id=user.id, class_id=course.id, role=role))
     return user

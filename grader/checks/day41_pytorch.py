@@ -310,11 +310,11 @@ def expect(case):
         (
             seconds * u * u / 86400,
             msg(
-                "a GPU busy a fraction utilisation of the time does FEWER "
+                "a GPU busy only a fraction (utilisation) of the time does FEWER "
                 "operations per second: multiply the peak by it, not the time"
             ),
         ),
-        (seconds * u / 86400, msg("only a fraction utilisation of the peak is reached: use it")),
+        (seconds * u / 86400, msg("only a fraction (utilisation) of the peak is reached: use it")),
         (seconds * G / 86400, msg("the n_gpus GPUs share the work: divide by n_gpus")),
         (seconds / 3600, msg("a day is 24 hours of 3,600 seconds: 86,400 seconds")),
         (seconds, msg("the time is asked in days, not seconds")),
