@@ -84,13 +84,9 @@ def tests(session: nox.Session) -> None:
     # requirements/tests.txt includes requirements/server.txt (the server's tests).
     session.install("-r", TESTS)
     install_site_build(session)  # the browser and Pyodide tests build and run the site
-    # Three workers (pytest-xdist): the browser tests mostly wait on pages, so three keep
-    # two cores busy. They share one site build, and tests that share other costly work run
-    # in one worker (tests/conftest.py). A selection (arguments after --) runs in one process.
-    workers = [] if session.posargs else ["-n", "3", "--dist", "loadgroup"]
     # the slowest tests named at the end: where the suite's time goes, run after run; the
     # load tests at full size are `nox -s heavy`'s
-    session.run("pytest", "-m", "not heavy", "--durations=25", *workers, *session.posargs)
+    session.run("pytest", "-m", "not heavy", "--durations=25", *session.posargs)
 
 
 @nox.session

@@ -2,10 +2,7 @@
 tests/explorer), the built site served on 127.0.0.1 (tests/browser, tests/notebooks), and
 every lesson's cells run under Pyodide (tests/pyodide, tests/notebooks)."""
 
-import fcntl
-import os
 import shutil
-import socket
 import tempfile
 from pathlib import Path
 
@@ -42,91 +39,17 @@ def lesson_cells_under_pyodide(tmp_path_factory):
 @pytest.fixture(scope="session")
 def site_port() -> int:
     """The port of the isolated server; the site is built for it (instant navigation)."""
-    if in_worker():
-        return _shared_site()[1]
     return _chosen_port("site_port")
 
 
 @pytest.fixture(scope="session")
 def site_dir(site_port) -> Path:
-    if in_worker():
-        return _shared_site()[0]
     # Strict, as `nox -s docs`: a broken link or a bad block fails every test that needs it.
     out = _chosen_folder("site", "course-site-")
     proc = build_site(out, site_port)
     if proc.returncode != 0:
         pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     return out
-
-
-# -- several workers (pytest-xdist, as `nox -s tests` runs) ------------------------------------
-# The workers share one build of the site, in a folder the controller makes for the run: the
-# first worker to need it builds it, for a port it keeps bound, and every worker serves it on
-# that port (SO_REUSEPORT), so instant navigation works in each worker's browser.
-SHARED = "COURSE_TESTS_SHARED"
-
-
-def in_worker() -> bool:
-    """Whether this is one of several pytest-xdist workers."""
-    return "PYTEST_XDIST_WORKER" in os.environ and SHARED in os.environ
-
-
-def pytest_configure(config):
-    if "PYTEST_XDIST_WORKER" not in os.environ and getattr(config.option, "numprocesses", None):
-        os.environ[SHARED] = tempfile.mkdtemp(prefix="course-tests-")  # the workers inherit it
-
-
-def pytest_unconfigure(config):
-    if "PYTEST_XDIST_WORKER" not in os.environ and SHARED in os.environ:
-        shutil.rmtree(os.environ.pop(SHARED), ignore_errors=True)  # after every worker ended
-
-
-def _shared_site() -> tuple[Path, int]:
-    """(folder, port) of the site the workers share, built by the first to ask."""
-    if "shared_site" not in _chosen:
-        root = Path(os.environ[SHARED])
-        built, failed = root / "site-port", root / "site-failed"
-        with open(root / "site.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait here while the first builds
-            if not built.exists() and not failed.exists():
-                # Held for the session: no other program takes the port meanwhile.
-                _chosen["site_port_held"] = held = socket.socket()
-                held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-                held.bind(("127.0.0.1", 0))
-                port = held.getsockname()[1]
-                proc = build_site(root / "site", port)
-                if proc.returncode == 0:
-                    built.write_text(str(port))
-                else:
-                    failed.write_text(f"{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
-        if failed.exists():
-            pytest.fail(f"building the site failed:\n{failed.read_text()}")
-        _chosen["shared_site"] = (root / "site", int(built.read_text()))
-    return _chosen["shared_site"]
-
-
-# Tests that share a session's costly work, or what a module keeps for its tests, go to one
-# worker together (`--dist loadgroup`): a group's work is then done once, not once a worker.
-def _group(item) -> str | None:
-    path = Path(str(item.path)).relative_to(Path(__file__).parent).parts
-    module = getattr(getattr(item, "module", None), "__name__", None)
-    fixtures = set(getattr(item, "fixturenames", ()))
-    if path[0] == "lessons" or module in START_AT_COLLECTION:
-        return "lessons"  # their computations ahead (tests/lessons/ahead.py), started once
-    if fixtures & {"lesson_cells_under_pyodide", "shared_python"}:
-        return "lesson-cells"  # every lesson's cells under Pyodide; the notebooks' kernel
-    if "server_site" in fixtures:
-        return "server-site"  # the site built for the course server
-    if path[0] == "grader":
-        return "grader"  # its tests count the uid jail's free uids: one worker grades with it
-    return None
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        group = _group(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
 
 
 # Chosen once: at collection when the work is started early (tests/early.py), else at first use.
@@ -179,7 +102,7 @@ def server_site(server_port) -> Path:
 @pytest.fixture(scope="session")
 def base_url(site_dir, site_port):
     """The site, served cross-origin isolated (like `nox -s serve`)."""
-    server = serve(site_dir, isolation=True, port=site_port, shared=in_worker())
+    server = serve(site_dir, isolation=True, port=site_port)
     yield f"http://127.0.0.1:{server.server_port}/"
     server.shutdown()
     server.server_close()
@@ -206,8 +129,6 @@ START_AT_COLLECTION = {"tests.lessons.test_my_engine", "tests.i18n.test_cells"}
 
 
 def pytest_collection_finish(session):
-    if in_worker():
-        return  # each group's fixtures do their work when first asked, in its one worker
     _start_early(session)
     early = [i for i in session.items if getattr(i.module, "__name__", None) in START_AT_COLLECTION]
     if early:

@@ -39,10 +39,9 @@ def build_site(out: Path, port: int, env: dict | None = None) -> subprocess.Comp
     )
 
 
-def serve(site: Path, isolation: bool, port: int = 0, shared: bool = False):
-    """A server of `site` on a thread of its own; `shutdown()` and `server_close()` end it.
-    `shared`: other processes serve the same site on the same port (SO_REUSEPORT)."""
-    server = make_server(site, port, isolation=isolation, reuse_port=shared)
+def serve(site: Path, isolation: bool, port: int = 0):
+    """A server of `site` on a thread of its own; `shutdown()` and `server_close()` end it."""
+    server = make_server(site, port, isolation=isolation)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return server

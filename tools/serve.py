@@ -54,25 +54,15 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
 
 def make_server(
-    directory: Path,
-    port: int = 8000,
-    *,
-    isolation: bool = True,
-    verbose: bool = False,
-    reuse_port: bool = False,
+    directory: Path, port: int = 8000, *, isolation: bool = True, verbose: bool = False
 ):
-    """A ready server (not yet serving); its URL is http://127.0.0.1:<server.server_port>/.
-
-    `reuse_port`: other processes may serve the same port too (SO_REUSEPORT; the kernel
-    hands each connection to one of them), as the test workers each serve the one site.
-    """
+    """A ready server (not yet serving); its URL is http://127.0.0.1:<server.server_port>/."""
     if not (directory / "index.html").is_file():
         raise SystemExit(f"{directory} has no index.html: build the site first (nox -s docs)")
     handler = functools.partial(
         type("Handler", (SiteHandler,), {"isolation": isolation}), directory=str(directory)
     )
-    kind = type("SharedServer", (ThreadingHTTPServer,), {"allow_reuse_port": True})
-    server = (kind if reuse_port else ThreadingHTTPServer)(("127.0.0.1", port), handler)
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     server.daemon_threads = True
     server.verbose = verbose
     return server
