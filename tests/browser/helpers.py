@@ -22,6 +22,9 @@ def set_code(block, text):
 
 
 def editor_text(block):
+    """The text in the block's editor, once the page has made it (after a load, the block
+    is there before its editor)."""
+    block.locator(".cm-editor").wait_for(state="attached")
     return block.evaluate("el => el.querySelector('.cm-editor').courseEditor.state.doc.toString()")
 
 
