@@ -46,7 +46,10 @@ def site_port() -> int:
 def site_dir(site_port) -> Path:
     # Strict, as `nox -s docs`: a broken link or a bad block fails every test that needs it.
     out = _chosen_folder("site", "course-site-")
-    proc = build_site(out, site_port)
+    try:
+        proc = build_site(out, site_port)
+    finally:
+        _start_after_site()
     if proc.returncode != 0:
         pytest.fail(f"building the site failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     return out
@@ -144,6 +147,15 @@ def pytest_collection_finish(session):
         ahead.start(START_AT_COLLECTION, keep=lambda args: str(args[0]) in asked)
 
 
+# Background work that waits for the site's build (see _start_early).
+_after_site: list = []
+
+
+def _start_after_site():
+    while _after_site:
+        _after_site.pop(0)()
+
+
 def _start_early(session):
     """Start, in the background, the subprocess work of the session fixtures the selected
     tests use (tests/early.py), in the order the tests will want it."""
@@ -152,18 +164,30 @@ def _start_early(session):
     used = set()
     for item in session.items:
         used.update(getattr(item, "fixturenames", ()))
+    jobs = []
     # Not the site itself: built in a thread while the browser started, its pages broke
     # instant navigation's cells (tests/browser/test_cells.py, moving between two lessons),
     # for a cause not found; built when its first test asks for it, they work.
     if "server_site" in used:
-        early.start("server_site", _build_server_site, _server_site_dir(), _server_port())
+        jobs.append(("server_site", _build_server_site, _server_site_dir(), _server_port()))
     if "shared_python" in used:
         from tests.notebooks.kernel import shared_environment
 
-        early.start("shared_python", shared_environment)
+        jobs.append(("shared_python", shared_environment))
+    starts = [lambda job=job: early.start(*job) for job in jobs]
+    # When the first test waits for the site's build (the browser tests come first), the
+    # build gets a core of its own (the lessons' computations ahead take the other), and
+    # this work starts once the site is built.
+    first = session.items[0] if session.items else None
+    if "site_dir" in getattr(first, "fixturenames", ()):
+        _after_site.extend(starts)
+    else:
+        for start in starts:
+            start()
 
 
 def pytest_sessionfinish(session):
+    _after_site.clear()
     early.stop()
     for name in ("site", "server_site"):
         if name in _chosen:
