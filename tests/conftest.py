@@ -147,13 +147,13 @@ def pytest_collection_finish(session):
         ahead.start(START_AT_COLLECTION, keep=lambda args: str(args[0]) in asked)
 
 
-# Background work that waits for the site's build (see _start_early).
-_after_site: list = []
+# Background jobs (early.start's arguments) that wait for the site's build (see _start_early).
+_after_site: list[tuple] = []
 
 
 def _start_after_site():
     while _after_site:
-        _after_site.pop(0)()
+        early.start(*_after_site.pop(0))
 
 
 def _start_early(session):
@@ -174,16 +174,15 @@ def _start_early(session):
         from tests.notebooks.kernel import shared_environment
 
         jobs.append(("shared_python", shared_environment))
-    starts = [lambda job=job: early.start(*job) for job in jobs]
     # When the first test waits for the site's build (the browser tests come first), the
     # build gets a core of its own (the lessons' computations ahead take the other), and
     # this work starts once the site is built.
     first = session.items[0] if session.items else None
     if "site_dir" in getattr(first, "fixturenames", ()):
-        _after_site.extend(starts)
+        _after_site.extend(jobs)
     else:
-        for start in starts:
-            start()
+        for job in jobs:
+            early.start(*job)
 
 
 def pytest_sessionfinish(session):
